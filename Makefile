@@ -1,0 +1,54 @@
+# Permit Desk — set-up, run, test, bench, lint.
+# `make run` and `make test` do all the set-up on a fresh machine.
+PY ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+export QT_QPA_PLATFORM_FOR_TESTS := offscreen
+
+# Debian packages the app needs at run time (Qt offscreen/xcb, fonts) and for looking at PDFs.
+DEB_PKGS := fonts-dejavu-core libegl1 libgl1 libfontconfig1 libxkbcommon0 libxkbcommon-x11-0 \
+            libdbus-1-3 poppler-utils
+
+.PHONY: run test bench lint format sysdeps install clean
+
+$(STAMP): pyproject.toml
+	@$(MAKE) --no-print-directory sysdeps
+	@test -x $(BIN)/python || $(PY) -m venv $(VENV) || python3 -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+# Installs missing Debian packages when we are root (CI and the dev machines); otherwise says what is missing.
+sysdeps:
+	@missing=""; for p in $(DEB_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null; then \
+	    echo "Installing Debian packages:$$missing"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null) \
+	      || { echo "apt-get install failed for:$$missing"; exit 1; }; \
+	  else echo "Please install these Debian packages:$$missing"; fi; \
+	fi
+
+run: $(STAMP)
+	$(BIN)/permitdesk gui
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy desk db permitdesk
+
+format: $(STAMP)
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+test: $(STAMP) lint
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q
+
+bench: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m bench.run
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build *.egg-info

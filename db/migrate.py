@@ -1,0 +1,148 @@
+"""Opening a database: create it, upgrade it (after a backup), or refuse it when it is newer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Engine, inspect, text
+
+from db.engine import DatabaseError, sqlite_backup, sqlite_file
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+def _config() -> Config:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    return cfg
+
+
+def head_revision() -> str:
+    head = ScriptDirectory.from_config(_config()).get_current_head()
+    assert head is not None
+    return head
+
+
+def known_revisions() -> set[str]:
+    return {s.revision for s in ScriptDirectory.from_config(_config()).walk_revisions()}
+
+
+def current_revision(engine: Engine) -> str | None:
+    with engine.connect() as conn:
+        return MigrationContext.configure(conn).get_current_revision()
+
+
+@dataclass(frozen=True)
+class OpenResult:
+    created: bool
+    upgraded_from: str | None
+    backup: Path | None
+
+    @property
+    def message(self) -> str | None:
+        if self.upgraded_from is None:
+            return None
+        where = f" A backup of the old database is at {self.backup}." if self.backup else ""
+        return f"The database was upgraded from revision {self.upgraded_from} to {head_revision()}.{where}"
+
+
+def backup_path(db_path: Path, label: str) -> Path:
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    return db_path.with_name(f"{db_path.stem}.{label}-{stamp}.bak{db_path.suffix}")
+
+
+def upgrade(engine: Engine, target: str = "head") -> OpenResult:
+    """Bring the schema to `target`. An existing SQLite file is backed up first."""
+    current = current_revision(engine)
+    has_tables = bool(inspect(engine).get_table_names())
+    if current is None and has_tables:
+        raise DatabaseError("this database was not made by Permit Desk (it has no schema revision)")
+    if current is not None and current not in known_revisions():
+        raise DatabaseError(
+            f"this database is newer than this version of Permit Desk (schema {current}); "
+            "install the newer Permit Desk to open it"
+        )
+    head = head_revision() if target == "head" else target
+    if current == head:
+        return OpenResult(created=False, upgraded_from=None, backup=None)
+    backup: Path | None = None
+    path = sqlite_file(engine)
+    if current is not None and path is not None and path.exists():
+        backup = backup_path(path, f"before-{head}")
+        sqlite_backup(path, backup)
+    with engine.connect() as conn:
+        raw = conn.connection.dbapi_connection if path is not None else None
+        if raw is not None:
+            # Batch migrations copy tables, so foreign keys go off (outside any transaction:
+            # the pragma is a no-op inside one) and are checked once at the end instead.
+            raw.execute("PRAGMA foreign_keys=OFF")
+        try:
+            with conn.begin():
+                cfg = _config()
+                cfg.attributes["connection"] = conn
+                command.upgrade(cfg, target)
+                if raw is not None:
+                    problems = conn.execute(text("PRAGMA foreign_key_check")).all()
+                    if problems:
+                        raise DatabaseError(f"the upgrade left broken references: {problems[:5]}")
+        finally:
+            if raw is not None:
+                raw.execute("PRAGMA foreign_keys=ON")
+    return OpenResult(created=current is None, upgraded_from=current, backup=backup)
+
+
+def check(engine: Engine) -> list[str]:
+    """Integrity and foreign-key problems, in words; empty when the database is sound."""
+    problems: list[str] = []
+    current = current_revision(engine)
+    if current is None:
+        return ["the database has no Permit Desk schema"]
+    if current not in known_revisions():
+        return [f"the schema revision {current} is newer than this Permit Desk"]
+    if current != head_revision():
+        problems.append(f"the schema is at revision {current}; run 'permitdesk db upgrade'")
+    with engine.connect() as conn:
+        if conn.dialect.name == "sqlite":
+            for (msg,) in conn.execute(text("PRAGMA integrity_check")):
+                if msg != "ok":
+                    problems.append(f"integrity: {msg}")
+            for row in conn.execute(text("PRAGMA foreign_key_check")):
+                problems.append(f"foreign key: {row[0]} row {row[1]} points to missing {row[2]}")
+        problems.extend(_register_checks(conn))
+    return problems
+
+
+def _register_checks(conn: object) -> list[str]:
+    """Checks of the register itself that SQL constraints cannot express."""
+    from sqlalchemy import Connection
+
+    assert isinstance(conn, Connection)
+    out: list[str] = []
+    rows = conn.execute(
+        text(
+            "SELECT c.municipality_id, c.year, c.value, "
+            "(SELECT COUNT(*) FROM permit p WHERE p.municipality_id = c.municipality_id "
+            " AND p.number LIKE CAST(c.year AS VARCHAR(4)) || '-%') "
+            "FROM number_counter c WHERE c.series = 'P'"
+        )
+    ).all()
+    for muni, year, value, count in rows:
+        if count > value:
+            out.append(
+                f"municipality #{muni}: {count} permits numbered in {year} but the counter is {value}"
+            )
+    missing = conn.execute(
+        text(
+            "SELECT COUNT(*) FROM permit p LEFT JOIN permit_listing l ON l.permit_id = p.id "
+            "WHERE l.permit_id IS NULL"
+        )
+    ).scalar_one()
+    if missing:
+        out.append(f"{missing} permits are missing from the search index")
+    return out

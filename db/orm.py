@@ -1,0 +1,57 @@
+"""Imperative mapping of the domain classes in desk/domain/model.py onto db/schema.py."""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import registry, relationship
+
+from db import schema
+from desk.domain.model import (
+    Credential,
+    Municipality,
+    Parcel,
+    Party,
+    Permit,
+    PermitParty,
+    User,
+)
+
+mapper_registry = registry()
+_started = False
+
+
+def start_mappers() -> None:
+    """Idempotent: called by every engine factory."""
+    global _started
+    if _started:
+        return
+    _started = True
+    mapper_registry.map_imperatively(Municipality, schema.municipality)
+    mapper_registry.map_imperatively(
+        User, schema.app_user, properties={"roles_text": schema.app_user.c.roles}
+    )
+    mapper_registry.map_imperatively(Parcel, schema.parcel)
+    mapper_registry.map_imperatively(Credential, schema.credential)
+    mapper_registry.map_imperatively(
+        Party,
+        schema.party,
+        properties={
+            "credentials": relationship(
+                Credential, order_by=schema.credential.c.id, cascade="all, delete-orphan"
+            )
+        },
+    )
+    mapper_registry.map_imperatively(
+        PermitParty,
+        schema.permit_party,
+        properties={"party": relationship(Party, lazy="joined")},
+    )
+    mapper_registry.map_imperatively(
+        Permit,
+        schema.permit,
+        properties={
+            "parcel": relationship(Parcel, lazy="joined"),
+            "parties": relationship(
+                PermitParty, order_by=schema.permit_party.c.id, cascade="all, delete-orphan"
+            ),
+        },
+    )

@@ -1,0 +1,1 @@
+"""Plain-Python domain: value objects, enums, rules. Imports neither Qt nor SQLAlchemy."""

@@ -1,0 +1,72 @@
+"""Frozen rows that read-side queries return: safe to hand across threads and to views."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+
+from desk.domain.enums import PartyRole, PermitClass, PermitStatus, WorkClass
+
+
+@dataclass(frozen=True)
+class PermitListRow:
+    id: int
+    number: str | None
+    status: PermitStatus
+    kind: str
+    address: str
+    owner: str
+    contractor: str
+    applied_on: date | None
+    issued_on: date | None
+    valuation: Decimal
+
+
+@dataclass(frozen=True)
+class PartyLine:
+    role: PartyRole
+    party_id: int
+    name: str
+    mailing_address: str
+    phone: str
+
+
+@dataclass(frozen=True)
+class PermitDetail:
+    id: int
+    municipality_key: str
+    number: str | None
+    status: PermitStatus
+    kind: str
+    permit_class: PermitClass
+    work_class: WorkClass
+    description: str
+    address: str
+    pin: str
+    legal_description: str
+    zoning_district: str
+    valuation: Decimal
+    floor_area_sqft: int
+    dwelling_units: int
+    applied_on: date | None
+    issued_on: date | None
+    expires_on: date | None
+    commenced_on: date | None
+    completed_on: date | None
+    issued_by: str
+    parties: tuple[PartyLine, ...]
+
+
+# Columns of the permits list, in order; the key is what the query sorts by.
+PERMIT_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("number", "Number"),
+    ("status", "Status"),
+    ("kind", "Kind"),
+    ("address", "Address"),
+    ("owner", "Owner"),
+    ("contractor", "Contractor"),
+    ("applied", "Applied"),
+    ("issued", "Issued"),
+    ("valuation", "Valuation"),
+)

@@ -1,0 +1,32 @@
+"""Errors a service raises. Each carries a message a clerk can read."""
+
+from __future__ import annotations
+
+
+class DeskError(Exception):
+    """Base class: a rule or an input stopped the action. `str()` is the user-facing message."""
+
+
+class ValidationError(DeskError):
+    """Bad input. `field` names the form field, so the UI can point at it."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+class PermissionDenied(DeskError):
+    """The acting user's roles do not allow the action. Checked in the service, not the UI."""
+
+
+class NotFound(DeskError):
+    """A record the action refers to does not exist."""
+
+
+class RuleViolation(DeskError):
+    """An ordinance rule forbids the action; the message cites the section."""
+
+
+class AuthenticationFailed(DeskError):
+    """Wrong user name or password, or a disabled account."""

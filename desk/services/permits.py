@@ -1,0 +1,197 @@
+"""Permit use cases of the foundation: take an application, edit it, issue it, void it.
+
+The intake issue adds checklists and conditions to issue_permit; the gapless numbering, the
+roles and the audit trail live here already.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+
+from desk.clock import Clock
+from desk.domain.enums import NUMBERED_STATUSES, PartyKind, PartyRole, PermitStatus
+from desk.domain.kinds import kind_by_code
+from desk.domain.model import Actor, Credential, Parcel, Party, Permit, PermitParty
+from desk.domain.numbering import PERMIT_SERIES, format_number
+from desk.domain.permissions import Permission, require
+from desk.errors import NotFound, RuleViolation, ValidationError
+from desk.services.uow import UnitOfWork
+
+
+@dataclass(frozen=True)
+class ApplicationInput:
+    municipality_id: int
+    kind: str
+    parcel_id: int
+    description: str
+    valuation: Decimal = Decimal("0.00")
+    floor_area_sqft: int = 0
+    areas: dict[str, int] = field(default_factory=dict)
+    dwelling_units: int = 0
+    parties: tuple[tuple[PartyRole, int], ...] = ()
+    applied_on: date | None = None
+
+
+def _check_application(a: ApplicationInput) -> None:
+    if not a.description.strip():
+        raise ValidationError("description", "describe the work")
+    if a.valuation < 0:
+        raise ValidationError("valuation", "must not be negative")
+    if a.valuation != a.valuation.quantize(Decimal("0.01")):
+        raise ValidationError("valuation", "has more than two decimals")
+    if a.floor_area_sqft < 0:
+        raise ValidationError("floor area", "must not be negative")
+    if a.dwelling_units < 0:
+        raise ValidationError("dwelling units", "must not be negative")
+    for level, area in a.areas.items():
+        if area < 0:
+            raise ValidationError(f"area ({level})", "must not be negative")
+
+
+def take_application(uow: UnitOfWork, clock: Clock, actor: Actor, a: ApplicationInput) -> int:
+    """Record an application (15.1.7(b)(1)); it has no number until it is issued."""
+    require(actor, Permission.TAKE_APPLICATION)
+    _check_application(a)
+    with uow:
+        uow.act_as(actor.user_id, clock.now())
+        muni = uow.municipalities.get(a.municipality_id)
+        if muni is None:
+            raise NotFound(f"municipality #{a.municipality_id} does not exist")
+        kind = kind_by_code(muni.key, a.kind)
+        parcel = uow.parcels.get(a.parcel_id)
+        if parcel is None or parcel.municipality_id != muni.id:
+            raise ValidationError("parcel", "choose a parcel of this municipality")
+        permit = Permit(
+            municipality_id=a.municipality_id,
+            kind=kind.code,
+            permit_class=kind.permit_class,
+            work_class=kind.work_class,
+            description=a.description.strip(),
+            parcel=parcel,
+            valuation=a.valuation,
+            floor_area_sqft=a.floor_area_sqft,
+            areas=dict(a.areas),
+            dwelling_units=a.dwelling_units,
+            status=PermitStatus.APPLIED,
+            applied_on=a.applied_on or clock.today(),
+            status_date=a.applied_on or clock.today(),
+        )
+        for role, party_id in a.parties:
+            party = uow.parties.get(party_id)
+            if party is None:
+                raise ValidationError(role.label, f"party #{party_id} does not exist")
+            permit.parties.append(PermitParty(role=role, party=party))
+        uow.permits.add(permit)
+        uow.commit()
+        assert permit.id is not None
+        return permit.id
+
+
+def update_description(
+    uow: UnitOfWork, clock: Clock, actor: Actor, permit_id: int, description: str
+) -> None:
+    require(actor, Permission.EDIT_PERMIT)
+    if not description.strip():
+        raise ValidationError("description", "describe the work")
+    with uow:
+        uow.act_as(actor.user_id, clock.now())
+        permit = _get(uow, permit_id)
+        permit.description = description.strip()
+        uow.commit()
+
+
+def issue_permit(
+    uow: UnitOfWork, clock: Clock, actor: Actor, permit_id: int, issued_on: date | None = None
+) -> str:
+    """Issue: allocate the next number of the year of issue in this same transaction."""
+    require(actor, Permission.ISSUE_PERMIT)
+    day = issued_on or clock.today()
+    with uow:
+        uow.act_as(actor.user_id, clock.now())
+        permit = _get(uow, permit_id)
+        if permit.status in NUMBERED_STATUSES:
+            raise RuleViolation(f"Permit {permit.number} is already issued.")
+        if permit.status in (PermitStatus.WITHDRAWN, PermitStatus.DENIED):
+            raise RuleViolation(f"A {permit.status.label.lower()} application cannot be issued.")
+        if permit.applied_on and day < permit.applied_on:
+            raise ValidationError("issue date", "is before the application date")
+        seq = uow.numbers.next(permit.municipality_id, PERMIT_SERIES, day.year)
+        permit.number = format_number(day.year, seq)
+        permit.status = PermitStatus.ISSUED
+        permit.issued_on = day
+        permit.status_date = day
+        permit.issued_by_id = actor.user_id
+        uow.commit()
+        return permit.number
+
+
+def void_permit(uow: UnitOfWork, clock: Clock, actor: Actor, permit_id: int, reason: str) -> None:
+    """Void an issued permit; it keeps its number (numbers are never reused)."""
+    require(actor, Permission.VOID_PERMIT)
+    if not reason.strip():
+        raise ValidationError("reason", "say why the permit is voided")
+    with uow:
+        uow.act_as(actor.user_id, clock.now())
+        permit = _get(uow, permit_id)
+        if permit.status == PermitStatus.VOID:
+            raise RuleViolation(f"Permit {permit.number} is already void.")
+        permit.status = PermitStatus.VOID
+        permit.status_date = clock.today()
+        uow.commit()
+
+
+def _get(uow: UnitOfWork, permit_id: int) -> Permit:
+    permit = uow.permits.get(permit_id)
+    if permit is None:
+        raise NotFound(f"permit #{permit_id} does not exist")
+    return permit
+
+
+# --- parcels and parties -------------------------------------------------------------
+
+
+def add_parcel(uow: UnitOfWork, clock: Clock, actor: Actor, parcel: Parcel) -> int:
+    require(actor, Permission.MANAGE_PARTIES)
+    if not parcel.pin.strip():
+        raise ValidationError("parcel number", "enter the parcel number (PIN)")
+    if not parcel.street.strip():
+        raise ValidationError("street", "enter the street")
+    with uow:
+        uow.act_as(actor.user_id, clock.now())
+        uow.parcels.add(parcel)
+        uow.commit()
+        assert parcel.id is not None
+        return parcel.id
+
+
+def add_party(uow: UnitOfWork, clock: Clock, actor: Actor, party: Party) -> int:
+    require(actor, Permission.MANAGE_PARTIES)
+    if party.kind == PartyKind.PERSON and not party.name.strip():
+        party.name = f"{party.first_name} {party.last_name}".strip()
+    if not party.name.strip():
+        raise ValidationError("name", "enter the name of the person or organization")
+    with uow:
+        uow.act_as(actor.user_id, clock.now())
+        uow.parties.add(party)
+        uow.commit()
+        assert party.id is not None
+        return party.id
+
+
+def add_credential(
+    uow: UnitOfWork, clock: Clock, actor: Actor, party_id: int, credential: Credential
+) -> int:
+    require(actor, Permission.MANAGE_PARTIES)
+    if not credential.number.strip():
+        raise ValidationError("licence number", "enter the licence or registration number")
+    with uow:
+        uow.act_as(actor.user_id, clock.now())
+        party = uow.parties.get(party_id)
+        if party is None:
+            raise NotFound(f"party #{party_id} does not exist")
+        party.credentials.append(credential)
+        uow.commit()
+        assert credential.id is not None
+        return credential.id

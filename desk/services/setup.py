@@ -1,0 +1,51 @@
+"""Creating a municipality from its shipped profile (resources/municipalities.toml)."""
+
+from __future__ import annotations
+
+import tomllib
+from importlib import resources
+from typing import Any
+
+from desk.clock import Clock
+from desk.domain.model import Actor, Municipality
+from desk.domain.permissions import Permission, require
+from desk.errors import ValidationError
+from desk.services.uow import UnitOfWork
+
+
+def shipped_profiles() -> dict[str, dict[str, Any]]:
+    text = resources.files("resources").joinpath("municipalities.toml").read_text("utf-8")
+    return tomllib.loads(text)
+
+
+def ensure_municipality(uow: UnitOfWork, clock: Clock, actor: Actor | None, key: str) -> int:
+    """Return the municipality's id, creating it from its profile on first use.
+
+    `actor` is None only during first start, before any user exists.
+    """
+    profiles = shipped_profiles()
+    if key not in profiles:
+        raise ValidationError(
+            "municipality", f"'{key}' has no profile; known: {', '.join(sorted(profiles))}"
+        )
+    if actor is not None:
+        require(actor, Permission.MANAGE_MUNICIPALITY)
+    p = profiles[key]
+    with uow:
+        existing = uow.municipalities.by_key(key)
+        if existing is not None:
+            assert existing.id is not None
+            return existing.id
+        uow.act_as(actor.user_id if actor else None, clock.now())
+        m = Municipality(
+            key=key,
+            name=p["name"],
+            letterhead=list(p.get("letterhead", [])),
+            inspector_name=p.get("inspector_name", ""),
+            inspector_title=p.get("inspector_title", "Building Inspector"),
+            settings={"city": p.get("city", ""), "zip": p.get("zip", "")},
+        )
+        uow.municipalities.add(m)
+        uow.commit()
+        assert m.id is not None
+        return m.id

@@ -1,0 +1,79 @@
+"""The unit of work a service runs in (Architecture Patterns with Python, ch. 6).
+
+It rolls back unless committed. db/uow.py implements it on SQLAlchemy; the audit trail and the
+search index are written by that implementation in the same transaction as the change.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from types import TracebackType
+from typing import Protocol, TypeVar
+
+from desk.domain.model import (
+    Credential,
+    Municipality,
+    Parcel,
+    Party,
+    Permit,
+    User,
+)
+
+T = TypeVar("T")
+
+
+class Repository(Protocol[T]):
+    def get(self, id: int) -> T | None: ...
+
+    def add(self, obj: T) -> None: ...
+
+
+class MunicipalityRepository(Repository[Municipality], Protocol):
+    def by_key(self, key: str) -> Municipality | None: ...
+
+    def all(self) -> list[Municipality]: ...
+
+
+class UserRepository(Repository[User], Protocol):
+    def by_username(self, username: str) -> User | None: ...
+
+    def count(self) -> int: ...
+
+
+class PermitRepository(Repository[Permit], Protocol):
+    def by_number(self, municipality_id: int, number: str) -> Permit | None: ...
+
+
+class NumberAllocator(Protocol):
+    def next(self, municipality_id: int, series: str, year: int) -> int:
+        """The next number of the series, inside the current transaction (gapless)."""
+        ...
+
+
+class UnitOfWork(Protocol):
+    municipalities: MunicipalityRepository
+    parcels: Repository[Parcel]
+    parties: Repository[Party]
+    credentials: Repository[Credential]
+    permits: PermitRepository
+    users: UserRepository
+    numbers: NumberAllocator
+
+    def __enter__(self) -> UnitOfWork: ...
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None: ...
+
+    def act_as(self, user_id: int | None, at: datetime) -> None:
+        """Who and when, for the audit rows written with this transaction's changes."""
+        ...
+
+    def flush(self) -> None: ...
+
+    def commit(self) -> None: ...
+
+    def rollback(self) -> None: ...

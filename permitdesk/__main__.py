@@ -1,0 +1,3 @@
+from permitdesk.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,192 @@
+"""`permitdesk` command line. Commands that need no window never import PySide6 (fast start)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from desk import __version__
+from desk.errors import DeskError
+
+
+class UsageError(Exception):
+    """A user error: exit 2 with one line, never a traceback."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(message)
+
+
+def _add_db_options(p: argparse.ArgumentParser, *, required: bool = False) -> None:
+    g = p.add_mutually_exclusive_group(required=required)
+    g.add_argument("--db", metavar="PATH", help="SQLite database file")
+    g.add_argument("--database-url", metavar="URL", help="e.g. postgresql://user@host/permitdesk")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="permitdesk", description="Permit Desk: building permits, fees, inspections."
+    )
+    parser.add_argument("--version", action="version", version=f"permitdesk {__version__}")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+
+    gui = sub.add_parser("gui", help="start the application (the default)")
+    _add_db_options(gui)
+    gui.add_argument("--screenshot", metavar="OUT.png", help="render a view offscreen, save, exit")
+    gui.add_argument("--view", default="permits", help="view to render: permits, or permit:NUMBER")
+    gui.add_argument("--size", default="1280x800", help="window size for --screenshot, WxH")
+    gui.add_argument("--user", help="sign in as this user (required for --screenshot on real data)")
+    gui.add_argument("--search", default="", help="text typed in the permits search (screenshots)")
+
+    demo = sub.add_parser("demo", help="build a demo database")
+    _add_db_options(demo, required=True)
+    demo.add_argument("--municipality", default="glendale")
+    demo.add_argument("--years", type=int, default=3)
+    demo.add_argument("--per-year", type=int, default=400)
+    demo.add_argument("--seed", type=int, default=1)
+    demo.add_argument("--replace", action="store_true", help="overwrite an existing SQLite file")
+
+    db = sub.add_parser("db", help="upgrade, check or back up a database")
+    dbsub = db.add_subparsers(dest="db_command", required=True, parser_class=_Parser)
+    for name, text in (
+        ("upgrade", "upgrade the schema (after a backup)"),
+        ("check", "integrity and foreign-key checks; OK or each problem"),
+        ("backup", "write a consistent copy"),
+    ):
+        sp = dbsub.add_parser(name, help=text)
+        _add_db_options(sp)
+        if name == "backup":
+            sp.add_argument(
+                "--out", metavar="PATH", help="backup file (default: beside the database)"
+            )
+    return parser
+
+
+def _url(args: argparse.Namespace) -> str:
+    from permitdesk.config import resolve_url
+
+    if getattr(args, "db", None) and args.command in ("db",) and not Path(args.db).exists():
+        raise UsageError(f"no database file at {args.db}")
+    return resolve_url(getattr(args, "db", None), getattr(args, "database_url", None))
+
+
+def cmd_db(args: argparse.Namespace) -> int:
+    from db.database import open_database
+    from db.engine import sqlite_backup, sqlite_file
+    from db.migrate import backup_path, check
+
+    url = _url(args)
+    if args.db_command == "upgrade":
+        database = open_database(url, create=False)
+        print(database.opened.message or f"The database is up to date ({database.where}).")
+        database.close()
+        return 0
+    database = open_database(url, create=False, migrate=False)
+    try:
+        if args.db_command == "check":
+            problems = check(database.engine)
+            if not problems:
+                print("OK")
+                return 0
+            for problem in problems:
+                print(problem)
+            return 1
+        path = sqlite_file(database.engine)
+        if path is None:
+            raise UsageError("back up a PostgreSQL database with pg_dump on the server")
+        out = Path(args.out) if args.out else backup_path(path, "backup")
+        sqlite_backup(path, out)
+        print(f"Backed up {path} to {out}")
+        return 0
+    finally:
+        database.close()
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from db.demo import DemoSpec, build_demo
+
+    from db.database import open_database
+    from permitdesk.config import resolve_url
+
+    if args.years < 1 or args.years > 50:
+        raise UsageError("--years must be between 1 and 50")
+    if args.per_year < 0:
+        raise UsageError("--per-year must not be negative")
+    if args.db:
+        path = Path(args.db)
+        if path.exists():
+            if not args.replace:
+                raise UsageError(f"{path} exists; pass --replace to overwrite it")
+            for suffix in ("", "-wal", "-shm"):
+                Path(str(path) + suffix).unlink(missing_ok=True)
+    database = open_database(resolve_url(args.db, args.database_url))
+    try:
+        summary = build_demo(
+            database,
+            DemoSpec(
+                municipality=args.municipality,
+                years=args.years,
+                per_year=args.per_year,
+                seed=args.seed,
+            ),
+            progress=_print_progress,
+        )
+    finally:
+        database.close()
+    print(summary)
+    return 0
+
+
+def _print_progress(done: int, total: int) -> None:
+    if sys.stderr.isatty():
+        print(f"\r{done:,} / {total:,} permits", end="", file=sys.stderr, flush=True)
+        if done == total:
+            print(file=sys.stderr)
+
+
+def cmd_gui(args: argparse.Namespace) -> int:
+    from ui.app import run_gui  # PySide6 is imported only here
+
+    size = (1280, 800)
+    if args.size:
+        try:
+            w, h = (int(x) for x in args.size.lower().split("x"))
+            size = (w, h)
+        except ValueError:
+            raise UsageError(f"--size '{args.size}' is not WIDTHxHEIGHT, e.g. 1280x800") from None
+    if args.screenshot and args.db and not Path(args.db).exists():
+        raise UsageError(f"no database file at {args.db}")
+    return run_gui(
+        url=_url(args),
+        screenshot=args.screenshot,
+        view=args.view,
+        size=size,
+        user=args.user,
+        search=args.search,
+    )
+
+
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "gui": cmd_gui,
+    "demo": cmd_demo,
+    "db": cmd_db,
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from db.engine import DatabaseError
+
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if args.command is None:
+            args = parser.parse_args(["gui", *(argv or sys.argv[1:])])
+        return COMMANDS[args.command](args)
+    except (UsageError, DeskError, DatabaseError) as e:
+        print(f"permitdesk: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
