@@ -1,4 +1,4 @@
-"""Engines for the embedded SQLite file and for PostgreSQL, with the pragmas ARCHITECTURE.md asks for."""
+"""Engines for the embedded SQLite file and for PostgreSQL (pragmas as in ARCHITECTURE.md)."""
 
 from __future__ import annotations
 

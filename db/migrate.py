@@ -49,7 +49,10 @@ class OpenResult:
         if self.upgraded_from is None:
             return None
         where = f" A backup of the old database is at {self.backup}." if self.backup else ""
-        return f"The database was upgraded from revision {self.upgraded_from} to {head_revision()}.{where}"
+        return (
+            f"The database was upgraded from revision {self.upgraded_from} "
+            f"to {head_revision()}.{where}"
+        )
 
 
 def backup_path(db_path: Path, label: str) -> Path:
@@ -124,18 +127,22 @@ def _register_checks(conn: object) -> list[str]:
 
     assert isinstance(conn, Connection)
     out: list[str] = []
+    # The counter must never be behind the highest number used, or the next issue would collide.
+    # (It may be ahead: an office that started mid-year continues its paper book's numbering.)
     rows = conn.execute(
         text(
             "SELECT c.municipality_id, c.year, c.value, "
-            "(SELECT COUNT(*) FROM permit p WHERE p.municipality_id = c.municipality_id "
+            "(SELECT MAX(CAST(SUBSTR(p.number, 6) AS INTEGER)) FROM permit p "
+            " WHERE p.municipality_id = c.municipality_id "
             " AND p.number LIKE CAST(c.year AS VARCHAR(4)) || '-%') "
             "FROM number_counter c WHERE c.series = 'P'"
         )
     ).all()
-    for muni, year, value, count in rows:
-        if count > value:
+    for muni, year, value, highest in rows:
+        if highest is not None and highest > value:
             out.append(
-                f"municipality #{muni}: {count} permits numbered in {year} but the counter is {value}"
+                f"municipality #{muni}: permit {year}-{highest:04d} exists "
+                f"but the {year} counter is at {value}"
             )
     missing = conn.execute(
         text(

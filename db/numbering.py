@@ -1,4 +1,5 @@
-"""Gapless numbers (Glendale 15.1.6(c), 15.1.74(a): "regularly numbered in the order of their issue").
+"""Gapless numbers. Glendale 15.1.6(c), 15.1.74(a): "regularly numbered in the order of their
+issue".
 
 A counter row per (municipality, series, year) is incremented with UPDATE ... RETURNING inside
 the issuing transaction. On PostgreSQL the UPDATE takes the row lock, so concurrent issuers wait

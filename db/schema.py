@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     Column,
     Date,
@@ -175,7 +176,7 @@ permit_listing = Table(
     "permit_listing",
     metadata,
     Column("permit_id", ForeignKey("permit.id"), primary_key=True),
-    Column("number_sort", Integer),
+    Column("number_sort", BigInteger),
     Column("address", String(200), nullable=False, index=True),
     Column("owner", String(200), nullable=False, index=True),
     Column("contractor", String(200), nullable=False, index=True),

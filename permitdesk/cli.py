@@ -106,15 +106,15 @@ def cmd_db(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    if args.years < 1 or args.years > 50:
+        raise UsageError("--years must be between 1 and 50")
+    if args.per_year < 0:
+        raise UsageError("--per-year must not be negative")
     from db.demo import DemoSpec, build_demo
 
     from db.database import open_database
     from permitdesk.config import resolve_url
 
-    if args.years < 1 or args.years > 50:
-        raise UsageError("--years must be between 1 and 50")
-    if args.per_year < 0:
-        raise UsageError("--per-year must not be negative")
     if args.db:
         path = Path(args.db)
         if path.exists():
@@ -148,8 +148,6 @@ def _print_progress(done: int, total: int) -> None:
 
 
 def cmd_gui(args: argparse.Namespace) -> int:
-    from ui.app import run_gui  # PySide6 is imported only here
-
     size = (1280, 800)
     if args.size:
         try:
@@ -159,6 +157,8 @@ def cmd_gui(args: argparse.Namespace) -> int:
             raise UsageError(f"--size '{args.size}' is not WIDTHxHEIGHT, e.g. 1280x800") from None
     if args.screenshot and args.db and not Path(args.db).exists():
         raise UsageError(f"no database file at {args.db}")
+    from ui.app import run_gui  # PySide6 is imported only here
+
     return run_gui(
         url=_url(args),
         screenshot=args.screenshot,
@@ -187,6 +187,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return COMMANDS[args.command](args)
     except (UsageError, DeskError, DatabaseError) as e:
         print(f"permitdesk: error: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:  # a file that cannot be read or written
+        print(
+            f"permitdesk: error: {e.strerror or e}: {e.filename or ''}".rstrip(": "),
+            file=sys.stderr,
+        )
         return 2
     except KeyboardInterrupt:
         return 130

@@ -16,7 +16,7 @@ class PermitClass(StrEnum):
 
     @property
     def blds(self) -> str:
-        """BLDS PermitClassMapped: Residential / Commercial (agricultural counts as non-residential)."""
+        """BLDS PermitClassMapped: Residential or Commercial (agricultural is non-residential)."""
         return "Residential" if self is PermitClass.RESIDENTIAL else "Commercial"
 
 

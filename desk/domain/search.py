@@ -23,6 +23,15 @@ def words(text: str) -> list[str]:
     return _WORD.findall(normalize(text))
 
 
+def index_words(text: str) -> set[str]:
+    """Words and the parts of hyphenated ones: 'Schmidt-Vang' is found by 'schmidt-v' and 'vang'."""
+    out: set[str] = set()
+    for w in words(text):
+        out.add(w)
+        out.update(p for p in re.split(r"[-']", w) if p)
+    return out
+
+
 def query_tokens(typed: str) -> list[str]:
     """What the clerk typed, as prefixes that must all match (AND), longest first."""
     seen: list[str] = []
@@ -51,11 +60,11 @@ def permit_terms(
             pass
     if pin:
         terms.add(normalize(pin))
-        terms.update(words(pin))
+        terms.update(index_words(pin))
     if address:
-        terms.update(words(address))
+        terms.update(index_words(address))
     for name in names:
-        terms.update(words(name))
+        terms.update(index_words(name))
     return {t[:MAX_TERM] for t in terms if t}
 
 

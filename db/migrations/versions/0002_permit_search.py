@@ -21,7 +21,7 @@ def upgrade() -> None:
     op.create_table(
         "permit_listing",
         sa.Column("permit_id", sa.Integer, nullable=False),
-        sa.Column("number_sort", sa.Integer),
+        sa.Column("number_sort", sa.BigInteger),
         sa.Column("address", sa.String(200), nullable=False),
         sa.Column("owner", sa.String(200), nullable=False),
         sa.Column("contractor", sa.String(200), nullable=False),

@@ -1,0 +1,212 @@
+"""Migrations: an old database upgrades with every row kept, after a backup; a newer one is
+refused; the migrated schema is exactly the schema the code maps."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import Engine, inspect, select, text
+
+from db import queries
+from db.database import open_database
+from db.engine import DatabaseError, make_engine, sqlite_url
+from db.migrate import check, current_revision, head_revision, upgrade
+from db.schema import metadata
+from tests.conftest import reset_postgres
+
+FIRST = "0001"
+TABLES_AT_FIRST = (
+    "municipality",
+    "app_user",
+    "parcel",
+    "party",
+    "credential",
+    "permit",
+    "permit_party",
+    "audit_event",
+    "number_counter",
+)
+
+
+def _fill_first_revision(engine: Engine) -> None:
+    """Rows as revision 0001 stored them (raw SQL: the mapped classes are at head)."""
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO municipality (id, key, name, letterhead, inspector_name, "
+                "inspector_title, state, settings) VALUES (1, 'glendale', 'City of Glendale', "
+                "'[\"City of Glendale\"]', 'Dale Kowalski', 'Building Inspector', 'WI', '{}')"
+            )
+        )
+        conn.execute(
+            text(
+                "INSERT INTO app_user (id, username, full_name, password_hash, roles, active) "
+                "VALUES (1, 'admin', 'Alex Administrator', 'x', 'administrator', :t)"
+            ),
+            {"t": True},
+        )
+        conn.execute(
+            text(
+                "INSERT INTO parcel (id, municipality_id, pin, house_number, street, unit, city, "
+                "zip, legal_description, zoning_district, lot_area_sqft) VALUES (1, 1, "
+                "'047-9991-002', '6120', 'N Port Washington Rd', '', 'Glendale', '53217', "
+                "'Lot 12, Block 3, Glen Hills Subdivision', 'R-1', 10890)"
+            )
+        )
+        for pid, name in ((1, "Anna Schmidt"), (2, "Badger State Builders LLC")):
+            conn.execute(
+                text(
+                    "INSERT INTO party (id, kind, name, first_name, last_name, address_line1, "
+                    "address_line2, city, state, zip, phone, email) VALUES (:id, 'person', :n, "
+                    "'', '', '6120 N Port Washington Rd', '', 'Glendale', 'WI', '53217', "
+                    "'(414) 555-0100', '')"
+                ),
+                {"id": pid, "n": name},
+            )
+        conn.execute(
+            text(
+                "INSERT INTO credential (id, party_id, kind, number, issuing_state, expires_on) "
+                "VALUES (1, 2, 'dwelling_contractor', 'DC-1102345', 'WI', '2027-06-30')"
+            )
+        )
+        conn.execute(
+            text(
+                "INSERT INTO permit (id, municipality_id, number, kind, permit_class, work_class, "
+                "description, parcel_id, valuation, floor_area_sqft, areas, dwelling_units, "
+                "status, applied_on, issued_on, issued_by_id) VALUES (1, 1, '2025-0042', "
+                "'RES-NEW-DWELLING', 'residential', 'new', 'New dwelling', 1, 41250000, 2450, "
+                "'{\"first\": 1400}', 1, 'issued', '2025-04-01', '2025-04-15', 1)"
+            )
+        )
+        conn.execute(
+            text(
+                "INSERT INTO permit_party (id, permit_id, party_id, role) VALUES "
+                "(1, 1, 1, 'building_owner'), (2, 1, 2, 'contractor')"
+            )
+        )
+        conn.execute(
+            text(
+                "INSERT INTO audit_event (id, at, user_id, entity, entity_id, permit_id, action, "
+                "changes) VALUES (1, '2025-04-15 14:00:00', 1, 'permit', 1, 1, 'update', '[]')"
+            )
+        )
+        conn.execute(
+            text(
+                "INSERT INTO number_counter (municipality_id, series, year, value) "
+                "VALUES (1, 'P', 2025, 42)"
+            )
+        )
+
+
+def _dump(engine: Engine) -> dict[str, list[tuple[object, ...]]]:
+    out = {}
+    with engine.connect() as conn:
+        for table in TABLES_AT_FIRST:
+            cols = [c["name"] for c in inspect(conn).get_columns(table)]
+            rows = conn.execute(text(f"SELECT {', '.join(cols)} FROM {table} ORDER BY 1")).all()
+            out[table] = [tuple(r) for r in rows]
+    return out
+
+
+def test_an_sqlite_database_at_the_first_revision_upgrades_keeping_every_row(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "old.db"
+    engine = make_engine(sqlite_url(path))
+    upgrade(engine, FIRST)
+    _fill_first_revision(engine)
+    before = _dump(engine)
+    engine.dispose()
+
+    db = open_database(sqlite_url(path))
+    assert db.opened.upgraded_from == FIRST
+    assert db.opened.backup is not None and db.opened.backup.exists()
+    assert "backup" in (db.opened.message or "")
+    assert current_revision(db.engine) == head_revision()
+    assert _dump(db.engine) == before
+    # The backup is the old database, still at the first revision.
+    old = make_engine(sqlite_url(db.opened.backup))
+    assert current_revision(old) == FIRST
+    assert _dump(old) == before
+    old.dispose()
+    # The new search index was built for the permit that was already there.
+    with db.read() as conn:
+        rows = queries.search_permits(conn, 1, "schmidt")
+    assert [(r.number, r.owner, r.contractor) for r in rows] == [
+        ("2025-0042", "Anna Schmidt", "Badger State Builders LLC")
+    ]
+    assert check(db.engine) == []
+    db.close()
+
+
+@pytest.mark.postgres
+def test_a_postgresql_database_at_the_first_revision_upgrades_keeping_every_row(
+    pg_server_url: str,
+) -> None:
+    reset_postgres(pg_server_url)
+    engine = make_engine(pg_server_url)
+    upgrade(engine, FIRST)
+    _fill_first_revision(engine)
+    before = _dump(engine)
+    engine.dispose()
+    db = open_database(pg_server_url)
+    assert db.opened.upgraded_from == FIRST
+    assert _dump(db.engine) == before
+    with db.read() as conn:
+        assert queries.count_permits(conn, 1, "2025-0042") == 1
+    assert check(db.engine) == []
+    db.close()
+
+
+def test_a_database_newer_than_the_app_is_refused_with_a_clear_message(tmp_path: Path) -> None:
+    path = tmp_path / "new.db"
+    open_database(sqlite_url(path)).close()
+    engine = make_engine(sqlite_url(path))
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE alembic_version SET version_num = '9999'"))
+    engine.dispose()
+    with pytest.raises(DatabaseError, match="newer than this version of Permit Desk"):
+        open_database(sqlite_url(path))
+
+
+def test_a_file_that_is_not_a_permit_desk_database_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "other.db"
+    engine = make_engine(sqlite_url(path))
+    with engine.begin() as conn:
+        conn.execute(text("CREATE TABLE recipes (id INTEGER)"))
+    engine.dispose()
+    with pytest.raises(DatabaseError, match="not made by Permit Desk"):
+        open_database(sqlite_url(path))
+
+
+def _schema_diff(engine: Engine) -> list[object]:
+    with engine.connect() as conn:
+        ctx = MigrationContext.configure(conn, opts={"compare_type": True})
+        return list(compare_metadata(ctx, metadata))
+
+
+def test_the_migrated_sqlite_schema_is_the_mapped_schema(tmp_path: Path) -> None:
+    db = open_database(sqlite_url(tmp_path / "s.db"))
+    assert _schema_diff(db.engine) == []
+    db.close()
+
+
+@pytest.mark.postgres
+def test_the_migrated_postgresql_schema_is_the_mapped_schema(pg_server_url: str) -> None:
+    reset_postgres(pg_server_url)
+    db = open_database(pg_server_url)
+    assert _schema_diff(db.engine) == []
+    db.close()
+
+
+def test_sqlite_connections_use_wal_full_sync_and_foreign_keys(tmp_path: Path) -> None:
+    db = open_database(sqlite_url(tmp_path / "p.db"))
+    with db.engine.connect() as conn:
+        assert conn.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+        assert conn.execute(text("PRAGMA synchronous")).scalar() == 2  # FULL
+        assert conn.execute(text("PRAGMA foreign_keys")).scalar() == 1
+        assert conn.execute(select(text("1"))).scalar() == 1
+    db.close()

@@ -1,0 +1,100 @@
+"""Small, explicit test data made through the services (so audit and search rows exist too)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from db.database import Database
+from desk.clock import FixedClock
+from desk.domain.enums import PartyKind, PartyRole, Role
+from desk.domain.model import Actor, Parcel, Party
+from desk.services import permits, setup, users
+
+PASSWORD = "correct-horse"
+
+
+@dataclass
+class Register:
+    admin: Actor
+    clerk: Actor
+    inspector: Actor
+    treasurer: Actor
+    municipality_id: int
+    parcel_id: int
+    owner_id: int
+    contractor_id: int
+    permit_id: int
+
+
+def seed_register(db: Database, clock: FixedClock) -> Register:
+    uow = db.uow()
+    admin = users.create_first_administrator(uow, clock, "admin", "Alex Administrator", PASSWORD)
+    mid = setup.ensure_municipality(uow, clock, admin, "glendale")
+    for name, full, role in (
+        ("carol", "Carol Clerk", Role.CLERK),
+        ("ivan", "Ivan Inspector", Role.INSPECTOR),
+        ("terry", "Terry Treasurer", Role.TREASURER),
+    ):
+        users.create_user(
+            uow, clock, admin, username=name, full_name=full, password=PASSWORD, roles={role}
+        )
+    clerk = users.authenticate(uow, "carol", PASSWORD)
+    inspector = users.authenticate(uow, "ivan", PASSWORD)
+    treasurer = users.authenticate(uow, "terry", PASSWORD)
+    parcel_id = permits.add_parcel(
+        uow,
+        clock,
+        clerk,
+        Parcel(
+            municipality_id=mid,
+            pin="047-9991-002",
+            house_number="6120",
+            street="N Port Washington Rd",
+            city="Glendale",
+            zip="53217",
+        ),
+    )
+    owner_id = permits.add_party(
+        uow,
+        clock,
+        clerk,
+        Party(kind=PartyKind.PERSON, name="", first_name="Anna", last_name="Schmidt"),
+    )
+    contractor_id = permits.add_party(
+        uow, clock, clerk, Party(kind=PartyKind.ORGANIZATION, name="Badger State Builders LLC")
+    )
+    permit_id = permits.take_application(
+        uow,
+        clock,
+        clerk,
+        permits.ApplicationInput(
+            municipality_id=mid,
+            kind="RES-NEW-DWELLING",
+            parcel_id=parcel_id,
+            description="New 2-story single-family dwelling",
+            valuation=Decimal("412500.00"),
+            floor_area_sqft=2450,
+            dwelling_units=1,
+            parties=(
+                (PartyRole.BUILDING_OWNER, owner_id),
+                (PartyRole.CONTRACTOR, contractor_id),
+            ),
+        ),
+    )
+    return Register(
+        admin, clerk, inspector, treasurer, mid, parcel_id, owner_id, contractor_id, permit_id
+    )
+
+
+def application(
+    reg: Register, description: str = "Tear-off and reroof"
+) -> permits.ApplicationInput:
+    return permits.ApplicationInput(
+        municipality_id=reg.municipality_id,
+        kind="RES-OTHER",
+        parcel_id=reg.parcel_id,
+        description=description,
+        valuation=Decimal("14800.00"),
+        parties=((PartyRole.BUILDING_OWNER, reg.owner_id),),
+    )
