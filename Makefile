@@ -4,7 +4,6 @@ PY ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-export QT_QPA_PLATFORM_FOR_TESTS := offscreen
 
 # Debian packages the app needs at run time (Qt offscreen/xcb, fonts) and for looking at PDFs.
 DEB_PKGS := fonts-dejavu-core libegl1 libgl1 libfontconfig1 libxkbcommon0 libxkbcommon-x11-0 \

@@ -55,6 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("upgrade", "upgrade the schema (after a backup)"),
         ("check", "integrity and foreign-key checks; OK or each problem"),
         ("backup", "write a consistent copy"),
+        ("use", "open this database from now on (saved in the user's settings)"),
     ):
         sp = dbsub.add_parser(name, help=text)
         _add_db_options(sp)
@@ -68,7 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
 def _url(args: argparse.Namespace) -> str:
     from permitdesk.config import resolve_url
 
-    if getattr(args, "db", None) and args.command in ("db",) and not Path(args.db).exists():
+    must_exist = args.command == "db" and args.db_command != "use"
+    if getattr(args, "db", None) and must_exist and not Path(args.db).exists():
         raise UsageError(f"no database file at {args.db}")
     return resolve_url(getattr(args, "db", None), getattr(args, "database_url", None))
 
@@ -79,6 +81,14 @@ def cmd_db(args: argparse.Namespace) -> int:
     from db.migrate import backup_path, check
 
     url = _url(args)
+    if args.db_command == "use":
+        from permitdesk.config import save_database_url, settings_file
+
+        database = open_database(url)  # creates or upgrades it, and proves it can be opened
+        database.close()
+        save_database_url(url)
+        print(f"Permit Desk will open {database.where} (saved in {settings_file()}).")
+        return 0
     if args.db_command == "upgrade":
         database = open_database(url, create=False)
         print(database.opened.message or f"The database is up to date ({database.where}).")

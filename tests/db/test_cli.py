@@ -139,3 +139,25 @@ def test_commands_without_a_window_do_not_import_qt(tmp_path: Path) -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert result.stdout == "OK\n"
+
+
+def test_db_use_makes_a_database_the_default(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from permitdesk import config
+
+    monkeypatch.setattr(config, "settings_file", lambda: tmp_path / "settings.toml")
+    monkeypatch.delenv("PERMITDESK_DATABASE_URL", raising=False)
+    path = tmp_path / "office.db"
+    assert main(["db", "use", "--db", str(path)]) == 0
+    assert path.exists()
+    assert config.resolve_url(None, None) == sqlite_url(path)
+    assert str(path) in capsys.readouterr().out
+
+
+def test_a_path_on_a_network_share_is_recognised() -> None:
+    from db.engine import looks_remote
+
+    assert looks_remote("//fileserver/permits/permitdesk.db")
+    assert looks_remote("\\\\fileserver\\permits\\permitdesk.db")
+    assert not looks_remote("/tmp/permitdesk.db")
