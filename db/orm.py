@@ -14,6 +14,7 @@ from desk.domain.model import (
     PermitParty,
     User,
 )
+from desk.fees.model import AssessedLine, StoredVersion
 
 mapper_registry = registry()
 _started = False
@@ -45,6 +46,8 @@ def start_mappers() -> None:
         schema.permit_party,
         properties={"party": relationship(Party, lazy="joined")},
     )
+    mapper_registry.map_imperatively(StoredVersion, schema.fee_schedule_version)
+    mapper_registry.map_imperatively(AssessedLine, schema.permit_fee_line)
     mapper_registry.map_imperatively(
         Permit,
         schema.permit,

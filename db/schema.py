@@ -191,3 +191,40 @@ permit_search_term = Table(
     ),
     Column("permit_id", ForeignKey("permit.id"), primary_key=True, index=True),
 )
+
+# Revision 0003: fee schedule versions (the database is the source of truth once imported) and
+# the fee lines assessed on a permit, each with the version that priced it.
+fee_schedule_version = Table(
+    "fee_schedule_version",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("municipality_id", ForeignKey("municipality.id"), nullable=False),
+    Column("label", String(120), nullable=False),
+    Column("effective_from", Date, nullable=False),
+    Column("effective_to", Date),
+    Column("data", JSON, nullable=False),  # desk.fees.loader.version_to_dict
+    Column("source", String(20), nullable=False),  # "shipped" file or "admin" screen
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("created_by_id", ForeignKey("app_user.id")),
+    UniqueConstraint("municipality_id", "label", name="uq_fee_schedule_version_label"),
+    UniqueConstraint("municipality_id", "effective_from", name="uq_fee_schedule_version_from"),
+)
+
+permit_fee_line = Table(
+    "permit_fee_line",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("permit_id", ForeignKey("permit.id"), nullable=False, index=True),
+    Column("version_id", ForeignKey("fee_schedule_version.id"), nullable=False, index=True),
+    Column("code", String(40), nullable=False, index=True),
+    Column("description", String(300), nullable=False),
+    Column("section", String(80), nullable=False),
+    Column("base", Cents, nullable=False),
+    Column("admin", Cents, nullable=False),
+    Column("amount", Cents, nullable=False),
+    Column("gl_account", String(80), nullable=False),
+    Column("deposit", Boolean, nullable=False),
+    Column("note", String(300), nullable=False),
+    Column("request", JSON, nullable=False),  # what was entered: quantity, amount, occurrence, ...
+    Column("assessed_on", Date, nullable=False),
+)

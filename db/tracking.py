@@ -21,6 +21,7 @@ from db import schema
 from desk.domain.enums import PartyRole
 from desk.domain.model import Credential, Municipality, Parcel, Party, Permit, PermitParty, User
 from desk.domain.search import number_sort_key, permit_terms
+from desk.fees.model import AssessedLine, StoredVersion
 
 ENTITY_NAMES: dict[type, str] = {
     Municipality: "municipality",
@@ -30,6 +31,8 @@ ENTITY_NAMES: dict[type, str] = {
     Credential: "credential",
     Permit: "permit",
     PermitParty: "permit_party",
+    StoredVersion: "fee_schedule_version",
+    AssessedLine: "permit_fee_line",
 }
 REDACTED = {"password_hash"}
 ACTOR_KEY = "audit_actor"

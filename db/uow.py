@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from types import TracebackType
 from typing import Generic, TypeVar
@@ -9,9 +10,20 @@ from typing import Generic, TypeVar
 from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from db import tracking
+from db import schema, tracking
 from db.numbering import next_number
+from desk.domain.enums import PartyRole
 from desk.domain.model import Credential, Municipality, Parcel, Party, Permit, User
+from desk.fees.loader import version_from_dict
+from desk.fees.model import AssessedLine, ScheduleVersion, StoredVersion
+from desk.services.uow import (
+    FeeRepository,
+    MunicipalityRepository,
+    NumberAllocator,
+    PermitRepository,
+    Repository,
+    UserRepository,
+)
 
 T = TypeVar("T")
 
@@ -51,6 +63,84 @@ class PermitRepo(SqlRepository[Permit]):
         ).first()
 
 
+class FeeRepo:
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def versions(self, municipality_id: int) -> list[ScheduleVersion]:
+        muni = self.session.get(Municipality, municipality_id)
+        assert muni is not None
+        stored = self.session.scalars(
+            select(StoredVersion)
+            .filter_by(municipality_id=municipality_id)
+            .order_by(schema.fee_schedule_version.c.effective_from)
+        ).all()
+        fl = schema.permit_fee_line
+        used = set(
+            self.session.scalars(
+                select(fl.c.version_id)
+                .where(fl.c.version_id.in_([s.id for s in stored]))
+                .distinct()
+            )
+        )
+        out = []
+        for s in stored:
+            v = version_from_dict(f"database version #{s.id}", muni.key, dict(s.data))
+            out.append(
+                replace(
+                    v,
+                    id=s.id,
+                    read_only=s.id in used,
+                    read_only_reason="it has priced permits; make a new version from a date"
+                    if s.id in used
+                    else "",
+                )
+            )
+        return out
+
+    def add_version(self, stored: StoredVersion) -> None:
+        self.session.add(stored)
+
+    def add_line(self, line: AssessedLine) -> None:
+        self.session.add(line)
+
+    def lines_for(self, permit_id: int) -> list[AssessedLine]:
+        return list(
+            self.session.scalars(
+                select(AssessedLine)
+                .filter_by(permit_id=permit_id)
+                .order_by(schema.permit_fee_line.c.id)
+            )
+        )
+
+    def count_for_party(
+        self,
+        municipality_id: int,
+        code: str,
+        party_id: int,
+        roles: tuple[PartyRole, ...],
+        without: PartyRole | None = None,
+    ) -> int:
+        fl, p, pp = schema.permit_fee_line, schema.permit, schema.permit_party
+        holders = select(pp.c.permit_id).where(
+            (pp.c.party_id == party_id) & (pp.c.role.in_([r.value for r in roles]))
+        )
+        if without is not None:
+            holders = holders.where(
+                pp.c.permit_id.not_in(select(pp.c.permit_id).where(pp.c.role == without.value))
+            )
+        stmt = (
+            select(func.count())
+            .select_from(fl.join(p, p.c.id == fl.c.permit_id))
+            .where(
+                (p.c.municipality_id == municipality_id)
+                & (fl.c.code == code)
+                & (fl.c.permit_id.in_(holders))
+            )
+        )
+        return int(self.session.execute(stmt).scalar_one())
+
+
 class SessionNumbers:
     def __init__(self, session: Session) -> None:
         self.session = session
@@ -61,6 +151,15 @@ class SessionNumbers:
 
 class SqlUnitOfWork:
     """Implements desk.services.uow.UnitOfWork."""
+
+    municipalities: MunicipalityRepository
+    parcels: Repository[Parcel]
+    parties: Repository[Party]
+    credentials: Repository[Credential]
+    permits: PermitRepository
+    users: UserRepository
+    fees: FeeRepository
+    numbers: NumberAllocator
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -77,6 +176,7 @@ class SqlUnitOfWork:
         self.parties = SqlRepository(s, Party)
         self.credentials = SqlRepository(s, Credential)
         self.permits = PermitRepo(s, Permit)
+        self.fees = FeeRepo(s)
         self.numbers = SessionNumbers(s)
         return self
 

@@ -63,6 +63,12 @@ def build_parser() -> argparse.ArgumentParser:
             sp.add_argument(
                 "--out", metavar="PATH", help="backup file (default: beside the database)"
             )
+    fees = sub.add_parser("fees", help="fee schedules and quotes")
+    feesub = fees.add_subparsers(dest="fees_command", required=True, parser_class=_Parser)
+    q = feesub.add_parser("quote", help="price a request read as JSON from standard input")
+    q.add_argument("--municipality", required=True, metavar="KEY", help="e.g. glendale")
+    q.add_argument("--db", metavar="PATH", help="price with this database's schedule")
+    q.add_argument("--on", metavar="YYYY-MM-DD", help="the date whose version applies (today)")
     return parser
 
 
@@ -179,10 +185,48 @@ def cmd_gui(args: argparse.Namespace) -> int:
     )
 
 
+def cmd_fees(args: argparse.Namespace) -> int:
+    import json
+    from datetime import date
+
+    from desk.fees.jsonio import quote_to_json, request_from_json
+
+    try:
+        on = date.fromisoformat(args.on) if args.on else date.today()
+    except ValueError:
+        raise UsageError(f"--on '{args.on}' is not a date YYYY-MM-DD") from None
+    request = request_from_json(sys.stdin.read())
+    if args.db:
+        from db import queries
+        from db.database import open_database
+        from desk.clock import SystemClock
+        from desk.services.fees import quote
+        from permitdesk.config import resolve_url
+
+        if not Path(args.db).exists():
+            raise UsageError(f"no database file at {args.db}")
+        database = open_database(resolve_url(args.db, None), create=False)
+        try:
+            with database.read() as conn:
+                muni = queries.municipality_by_key(conn, args.municipality)
+            if muni is None:
+                raise UsageError(f"the database has no municipality '{args.municipality}'")
+            result = quote(database.uow(), SystemClock(), muni[0], request, on)
+        finally:
+            database.close()
+    else:
+        from desk.services.fees import quote_shipped
+
+        result = quote_shipped(args.municipality, request, on)
+    print(json.dumps(quote_to_json(result), indent=2))
+    return 0
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "gui": cmd_gui,
     "demo": cmd_demo,
     "db": cmd_db,
+    "fees": cmd_fees,
 }
 
 

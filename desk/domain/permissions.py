@@ -18,6 +18,7 @@ class Permission(StrEnum):
     VOID_PERMIT = "void permits"
     MANAGE_PARTIES = "edit parties, parcels and credentials"
     BACKUP = "back up the database"
+    MANAGE_FEES = "change fee schedules"
 
 
 # 15.1.6: the Building Inspector issues permits; the clerk takes applications at the counter.

@@ -10,6 +10,7 @@ from datetime import datetime
 from types import TracebackType
 from typing import Protocol, TypeVar
 
+from desk.domain.enums import PartyRole
 from desk.domain.model import (
     Credential,
     Municipality,
@@ -18,6 +19,7 @@ from desk.domain.model import (
     Permit,
     User,
 )
+from desk.fees.model import AssessedLine, ScheduleVersion, StoredVersion
 
 T = TypeVar("T")
 
@@ -44,6 +46,30 @@ class PermitRepository(Repository[Permit], Protocol):
     def by_number(self, municipality_id: int, number: str) -> Permit | None: ...
 
 
+class FeeRepository(Protocol):
+    def versions(self, municipality_id: int) -> list[ScheduleVersion]:
+        """Every version of the municipality's schedule, with `id` and `read_only` set."""
+        ...
+
+    def add_version(self, stored: StoredVersion) -> None: ...
+
+    def add_line(self, line: AssessedLine) -> None: ...
+
+    def lines_for(self, permit_id: int) -> list[AssessedLine]: ...
+
+    def count_for_party(
+        self,
+        municipality_id: int,
+        code: str,
+        party_id: int,
+        roles: tuple[PartyRole, ...],
+        without: PartyRole | None = None,
+    ) -> int:
+        """Lines of `code` on the municipality's permits where the party holds one of `roles`
+        (and, with `without`, that have nobody in that role)."""
+        ...
+
+
 class NumberAllocator(Protocol):
     def next(self, municipality_id: int, series: str, year: int) -> int:
         """The next number of the series, inside the current transaction (gapless)."""
@@ -57,6 +83,7 @@ class UnitOfWork(Protocol):
     credentials: Repository[Credential]
     permits: PermitRepository
     users: UserRepository
+    fees: FeeRepository
     numbers: NumberAllocator
 
     def __enter__(self) -> UnitOfWork: ...

@@ -1,0 +1,21 @@
+"""Business days: weekends and Wisconsin/US public holidays are not "regular business days"."""
+
+from __future__ import annotations
+
+from datetime import date
+from functools import cache
+
+import holidays
+
+
+@cache
+def _wi_holidays(year: int) -> holidays.HolidayBase:
+    return holidays.country_holidays("US", subdiv="WI", years=year)
+
+
+def is_holiday(day: date) -> bool:
+    return day in _wi_holidays(day.year)
+
+
+def is_business_day(day: date) -> bool:
+    return day.weekday() < 5 and not is_holiday(day)
