@@ -126,9 +126,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
         raise UsageError("--years must be between 1 and 50")
     if args.per_year < 0:
         raise UsageError("--per-year must not be negative")
-    from db.demo import DemoSpec, build_demo
-
     from db.database import open_database
+    from db.demo import DemoSpec, build_demo
     from permitdesk.config import resolve_url
 
     if args.db:

@@ -68,11 +68,11 @@ def test_a_new_version_prices_later_permits_while_older_permits_keep_theirs(
     assert (new.schedule_version, new.total) == ("2026 fee ordinance", D("506.00"))
     with uow:
         kept = uow.fees.lines_for(reg.permit_id)
-        assert [(l.code, l.amount) for l in kept] == [
+        assert [(line.code, line.amount) for line in kept] == [
             ("RES-NEW", D("404.00")),
             ("RES-STATE-SEAL", D("35.00")),
         ]
-        assert {l.version_id for l in kept} == {shipped.id}
+        assert {line.version_id for line in kept} == {shipped.id}
     # A quote for a date before the new version still uses the old one.
     q = fees.quote(uow, clock, reg.municipality_id, NEW_HOUSE, date(2026, 6, 30))
     assert q.total == D("439.00")

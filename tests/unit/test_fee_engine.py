@@ -115,7 +115,7 @@ def test_the_documented_quote_totals_439_dollars() -> None:
         GLENDALE,
         QuoteRequest(items=(QuoteItem("RES-NEW", quantity=D(2400)), QuoteItem("RES-STATE-SEAL"))),
     )
-    assert [(l.code, l.amount) for l in q.lines] == [
+    assert [(line.code, line.amount) for line in q.lines] == [
         ("RES-NEW", D("404.00")),
         ("RES-STATE-SEAL", D("35.00")),
     ]
@@ -134,7 +134,7 @@ def test_commercial_new_lines_below_100_dollars_together_are_one_minimum_line() 
             )
         ),
     )
-    assert [(l.code, l.base, l.amount) for l in q.lines] == [
+    assert [(line.code, line.base, line.amount) for line in q.lines] == [
         ("COM-NEW-MINIMUM", D("100.00"), D("140.00")),
         ("RES-STATE-SEAL", D("35.00"), D("35.00")),
     ]
@@ -149,7 +149,7 @@ def test_commercial_new_lines_below_100_dollars_together_are_one_minimum_line() 
             )
         ),
     )
-    assert [(l.code, l.base) for l in q.lines] == [
+    assert [(line.code, line.base) for line in q.lines] == [
         ("COM-NEW-MERCANTILE", D("78.00")),
         ("COM-NEW-WAREHOUSE", D("24.00")),
     ]
@@ -247,7 +247,7 @@ def test_new_lisbon_adds_no_administrative_cost_and_no_rounding_except_city_repa
             )
         ),
     )
-    assert [(l.base, l.admin, l.amount) for l in q.lines] == [
+    assert [(line.base, line.admin, line.amount) for line in q.lines] == [
         (D("212.37"), D("0.00"), D("212.37")),
         (D("1000.01"), D("200.00"), D("1200.01")),
     ]
@@ -268,7 +268,7 @@ def test_an_emergency_opening_filed_within_two_business_days_pays_no_permit_fee(
             ),
             is_holiday,
         )
-        return [(l.code, l.amount) for l in q.lines]
+        return [(line.code, line.amount) for line in q.lines]
 
     # Friday 2026-11-20: Monday 23 and Tuesday 24 are the two business days.
     # The surcharge is a multiple of the permit fee, which is nothing here.
@@ -328,7 +328,7 @@ def test_fees_are_never_negative_whole_dollars_and_monotone_in_quantity(
 
 @given(
     codes=st.lists(
-        st.sampled_from(QUANTITY_ITEMS + ["RES-STATE-SEAL", "ADDR-TILE"]),
+        st.sampled_from([*QUANTITY_ITEMS, "RES-STATE-SEAL", "ADDR-TILE"]),
         min_size=1,
         max_size=5,
         unique=True,
@@ -342,7 +342,7 @@ def test_doubling_adds_exactly_the_doubled_lines(codes: list[str], q: Decimal) -
     single = price(GLENDALE, QuoteRequest(items=items))
     double = price(GLENDALE, QuoteRequest(items=items, work_began_before_permit=True))
     doubling = sum(
-        (l.amount for l in single.lines if GLENDALE.item(l.code).doubles),  # type: ignore[union-attr]
+        (line.amount for line in single.lines if GLENDALE.item(line.code).doubles),  # type: ignore[union-attr]
         D(0),
     )
     assert double.total == single.total + doubling
