@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from sqlalchemy import Connection, Select, and_, func, select
 
 from db import schema
 from desk.domain.model import AuditEntry, FieldChange
-from desk.domain.readmodels import PartyLine, PermitDetail, PermitListRow
+from desk.domain.readmodels import HistoryReferences, PartyLine, PermitDetail, PermitListRow
 from desk.domain.search import prefix_upper_bound, query_tokens
 
 p = schema.permit
@@ -109,9 +110,9 @@ def permit_detail(conn: Connection, permit_id: int) -> PermitDetail | None:
             role=r.role,
             party_id=r.id,
             name=r.name,
-            mailing_address=", ".join(
-                x for x in (r.address_line1, r.address_line2, f"{r.city}, {r.state} {r.zip}") if x
-            ).strip(" ,"),
+            mailing_address=_one_line_address(
+                r.address_line1, r.address_line2, r.city, r.state, r.zip
+            ),
             phone=r.phone,
         )
         for r in conn.execute(
@@ -157,6 +158,12 @@ def permit_detail(conn: Connection, permit_id: int) -> PermitDetail | None:
     )
 
 
+def _one_line_address(line1: str, line2: str, city: str, state: str, zip_code: str) -> str:
+    """'6120 N Port Washington Rd, Glendale, WI 53217'; no bare state without city or ZIP."""
+    city_line = f"{city}, {state} {zip_code}".strip(" ,") if (city or zip_code) else ""
+    return ", ".join(x for x in (line1, line2, city_line) if x)
+
+
 def permit_history(conn: Connection, permit_id: int) -> list[AuditEntry]:
     """The permit's audit trail (its own rows and those of rows that belong to it), newest first."""
     a, u = schema.audit_event, schema.app_user
@@ -193,3 +200,60 @@ def municipality_by_key(conn: Connection, key: str) -> tuple[int, str, str] | No
 
 def user_count(conn: Connection) -> int:
     return int(conn.execute(select(func.count()).select_from(schema.app_user)).scalar_one())
+
+
+def user_full_name(conn: Connection, user_id: int) -> str:
+    u = schema.app_user
+    name = conn.execute(select(u.c.full_name).where(u.c.id == user_id)).scalar_one_or_none()
+    return str(name or "")
+
+
+def permit_id_by_number(conn: Connection, municipality_id: int, number: str) -> int | None:
+    p = schema.permit
+    found = conn.execute(
+        select(p.c.id).where(p.c.municipality_id == municipality_id, p.c.number == number)
+    ).scalar_one_or_none()
+    return None if found is None else int(found)
+
+
+def _ids(entries: Iterable[AuditEntry], *fields: str) -> set[int]:
+    out: set[int] = set()
+    for entry in entries:
+        for change in entry.changes:
+            if change.field in fields:
+                for value in (change.old, change.new):
+                    if value and value.isdigit():
+                        out.add(int(value))
+    return out
+
+
+def history_references(conn: Connection, entries: list[AuditEntry]) -> HistoryReferences:
+    """Names for the user, party, parcel and municipality ids mentioned in a permit's history."""
+    u, pa, pc, m, p = (
+        schema.app_user,
+        schema.party,
+        schema.parcel,
+        schema.municipality,
+        schema.permit,
+    )
+    users = _ids(entries, "issued_by_id", "user_id")
+    parties = _ids(entries, "party_id")
+    parcels = _ids(entries, "parcel_id")
+    munis = _ids(entries, "municipality_id")
+    permits = _ids(entries, "permit_id")
+
+    def names(query: object) -> dict[int, str]:
+        return {int(i): str(n) for i, n in conn.execute(query)}  # type: ignore[call-overload]
+
+    return HistoryReferences(
+        users=names(select(u.c.id, u.c.full_name).where(u.c.id.in_(users))) if users else {},
+        parties=names(select(pa.c.id, pa.c.name).where(pa.c.id.in_(parties))) if parties else {},
+        parcels=names(select(pc.c.id, pc.c.pin).where(pc.c.id.in_(parcels))) if parcels else {},
+        municipalities=(names(select(m.c.id, m.c.name).where(m.c.id.in_(munis))) if munis else {}),
+        permits={
+            int(i): (n or f"Application #{i}")
+            for i, n in conn.execute(select(p.c.id, p.c.number).where(p.c.id.in_(permits)))
+        }
+        if permits
+        else {},
+    )

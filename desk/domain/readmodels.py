@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
@@ -70,3 +70,31 @@ PERMIT_COLUMNS: tuple[tuple[str, str], ...] = (
     ("issued", "Issued"),
     ("valuation", "Valuation"),
 )
+
+
+@dataclass(frozen=True)
+class HistoryReferences:
+    """Names for the ids an audit row mentions (parties, users, parcels), where known."""
+
+    users: dict[int, str] = field(default_factory=dict)
+    parties: dict[int, str] = field(default_factory=dict)
+    parcels: dict[int, str] = field(default_factory=dict)
+    permits: dict[int, str] = field(default_factory=dict)
+    municipalities: dict[int, str] = field(default_factory=dict)
+
+    def name(self, field_name: str, value: str) -> str:
+        table = {
+            "issued_by_id": self.users,
+            "user_id": self.users,
+            "party_id": self.parties,
+            "parcel_id": self.parcels,
+            "permit_id": self.permits,
+            "municipality_id": self.municipalities,
+        }.get(field_name)
+        try:
+            key = int(value)
+        except ValueError:
+            return value
+        if table is not None and key in table:
+            return table[key]
+        return f"#{key}"

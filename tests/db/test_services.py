@@ -203,3 +203,13 @@ def test_application_input_errors_name_the_field(database: Database, clock: Fixe
     )
     with pytest.raises(ValidationError, match="kind"):
         permits.take_application(database.uow(), clock, reg.clerk, unknown)
+
+
+def test_a_party_without_street_or_city_has_no_address_not_a_bare_state(
+    database: Database, clock: FixedClock
+) -> None:
+    reg = seed_register(database, clock)
+    with database.read() as conn:
+        detail = queries.permit_detail(conn, reg.permit_id)
+    assert detail is not None
+    assert [p.mailing_address for p in detail.parties] == ["", ""]

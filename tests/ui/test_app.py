@@ -1,0 +1,175 @@
+"""`permitdesk gui`: screenshot mode, its errors, and window state kept between sessions."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QApplication, QDialog
+from pytestqt.qtbot import QtBot
+
+from db.engine import sqlite_url
+from tests.ui.sample import PASSWORD, Sample
+from ui import app, dialogs
+from ui.first_run import FirstRunDialog
+from ui.login import LoginDialog
+from ui.main_window import MainWindow
+from ui.presenters.session import Session
+
+
+def test_a_screenshot_of_the_permits_list_is_a_png_of_the_requested_size(
+    qtbot: QtBot, sample: Sample, db_path: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "shot.png"
+    rc = app.run_gui(sqlite_url(db_path), str(out), "permits", (1100, 700), "admin", "")
+    assert rc == 0
+    image = QImage(str(out))
+    assert not image.isNull()
+    assert (image.width(), image.height()) == (1100, 700)
+
+
+def test_a_screenshot_of_a_permit_window_and_its_history_tab(
+    qtbot: QtBot, sample: Sample, db_path: Path, tmp_path: Path
+) -> None:
+    for view in ("permit:2026-0001", "permit:2026-0001:history"):
+        out = tmp_path / f"{view.replace(':', '_')}.png"
+        assert app.run_gui(sqlite_url(db_path), str(out), view, (1280, 800), "admin", "") == 0
+        assert not QImage(str(out)).isNull()
+
+
+def test_a_screenshot_with_a_search_typed_in(
+    qtbot: QtBot, sample: Sample, db_path: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "search.png"
+    assert app.run_gui(sqlite_url(db_path), str(out), "permits", (900, 600), "carol", "schm") == 0
+    assert out.exists()
+
+
+def test_a_screenshot_of_a_real_database_needs_a_user(
+    qtbot: QtBot, sample: Sample, db_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "shot.png"
+    assert app.run_gui(sqlite_url(db_path), str(out), "permits", (1280, 800), None, "") == 2
+    err = capsys.readouterr().err
+    assert err.strip() == (
+        "permitdesk: error: --user is required for a screenshot of a database that is not a demo"
+    )
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("view", "user", "message"),
+    [
+        ("inspections", "admin", "unknown view 'inspections'"),
+        ("permit:2026-0001:fees", "admin", "unknown tab 'fees'"),
+        ("permit:2031-0404", "admin", "no permit numbered '2031-0404'"),
+        ("permits", "nobody", "no active user named 'nobody'"),
+    ],
+)
+def test_a_screenshot_that_cannot_be_taken_exits_2_with_one_line(
+    qtbot: QtBot,
+    sample: Sample,
+    db_path: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    view: str,
+    user: str,
+    message: str,
+) -> None:
+    rc = app.run_gui(sqlite_url(db_path), str(tmp_path / "x.png"), view, (1280, 800), user, "")
+    assert rc == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith("permitdesk: error: ")
+    assert message in err
+
+
+def test_a_screenshot_of_a_demo_database_signs_in_as_admin(
+    qtbot: QtBot, sample: Sample, db_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(app, "is_demo_database", lambda database: True)
+    out = tmp_path / "demo.png"
+    assert app.run_gui(sqlite_url(db_path), str(out), "permits", (800, 600), None, "") == 0
+    assert out.exists()
+
+
+def test_the_main_window_remembers_its_size_between_sessions(
+    qtbot: QtBot, sample: Sample, session: Session
+) -> None:
+    first = MainWindow(sample.database, session)
+    qtbot.addWidget(first)
+    first.resize(720, 480)  # the offscreen screen is 800 x 600: restoring clamps to it
+    first.show()
+    first.load()
+    first.close()
+    second = MainWindow(sample.database, session)
+    qtbot.addWidget(second)
+    assert (second.width(), second.height()) == (720, 480)
+
+
+def test_a_screenshot_ignores_the_remembered_size(
+    qtbot: QtBot, sample: Sample, session: Session, db_path: Path, tmp_path: Path
+) -> None:
+    first = MainWindow(sample.database, session)
+    qtbot.addWidget(first)
+    first.resize(600, 400)
+    first.show()
+    first.close()
+    out = tmp_path / "shot.png"
+    assert app.run_gui(sqlite_url(db_path), str(out), "permits", (1024, 640), "admin", "") == 0
+    assert QImage(str(out)).size().toTuple() == (1024, 640)
+
+
+def test_the_interactive_start_signs_in_and_opens_the_main_window(
+    qtbot: QtBot, sample: Sample, db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def sign_in(dialog: LoginDialog) -> int:
+        dialog.username_edit.setText("carol")
+        dialog.password_edit.setText(PASSWORD)
+        dialog.try_sign_in()
+        return int(QDialog.DialogCode.Accepted if dialog.actor else QDialog.DialogCode.Rejected)
+
+    seen: list[str] = []
+
+    def event_loop(application: QApplication) -> int:
+        windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow)]
+        shown = [w for w in windows if w.isVisible()]
+        seen.extend(w.windowTitle() for w in shown)
+        seen.extend(w.user_label.text() for w in shown)
+        for w in shown:
+            w.close()
+        return 0
+
+    monkeypatch.setattr(LoginDialog, "exec", sign_in)
+    monkeypatch.setattr(QApplication, "exec", event_loop)
+    assert app.run_gui(sqlite_url(db_path), None, "permits", (1280, 800), None, "") == 0
+    assert seen == ["Permit Desk — City of Glendale", "Carol Clerk (Clerk)"]
+
+
+def test_the_interactive_start_on_a_new_database_opens_the_welcome_dialog(
+    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    titles: list[str] = []
+
+    def quit_at_welcome(dialog: QDialog) -> int:
+        titles.append(dialog.windowTitle())
+        return int(QDialog.DialogCode.Rejected)
+
+    monkeypatch.setattr(FirstRunDialog, "exec", quit_at_welcome)
+    url = sqlite_url(tmp_path / "new.db")
+    assert app.run_gui(url, None, "permits", (1280, 800), None, "") == 0
+    assert titles == ["Welcome to Permit Desk"]
+
+
+def test_a_database_that_cannot_be_opened_is_explained_in_a_message_box(
+    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shown: list[str] = []
+    monkeypatch.setattr(dialogs, "error", lambda parent, title, text: shown.append(text))
+    bad = tmp_path / "not-permitdesk.db"
+    sqlite3.connect(bad).execute("CREATE TABLE x (y)").connection.commit()
+    assert app.run_gui(sqlite_url(bad), None, "permits", (1280, 800), None, "") == 2
+    assert len(shown) == 1
+    assert "not made by Permit Desk" in shown[0]

@@ -1,0 +1,280 @@
+"""Starting the window: open the database, first run or sign in, main window; or a screenshot."""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from importlib import resources
+from types import TracebackType
+
+from PySide6.QtCore import QCoreApplication, QEventLoop
+from PySide6.QtWidgets import QApplication, QWidget
+
+from db import queries
+from db.database import Database, open_database
+from db.engine import DatabaseError
+from db.queries import permit_id_by_number, user_full_name
+from desk.clock import SystemClock
+from desk.domain.enums import Role
+from desk.domain.model import Actor
+from desk.errors import DeskError
+from desk.services import setup, users
+from ui import dialogs
+from ui.presenters.first_run import municipality_choices
+from ui.presenters.login import DEMO_NOTE
+from ui.presenters.session import Session
+from ui.presenters.views import ViewSpec, parse_view
+from ui.settings import APPLICATION, ORGANIZATION
+
+APP_TITLE = "Permit Desk"
+NOT_A_DEMO = "--user is required for a screenshot of a database that is not a demo"
+
+
+class StartError(Exception):
+    """Why the app cannot show the window; one line, for stderr or a message box."""
+
+
+# --- the application object -----------------------------------------------------------
+
+
+def stylesheet() -> str:
+    try:
+        return resources.files("resources").joinpath("style.qss").read_text("utf-8")
+    except (FileNotFoundError, OSError):
+        return ""
+
+
+def application() -> QApplication:
+    """The one QApplication (reused when one exists, as in tests), styled."""
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication([sys.argv[0] if sys.argv else "permitdesk"])
+    assert isinstance(app, QApplication)
+    QCoreApplication.setOrganizationName(ORGANIZATION)
+    QCoreApplication.setApplicationName(APPLICATION)
+    app.setApplicationDisplayName(APP_TITLE)
+    app.setStyle("Fusion")  # the same calm look on Windows and Linux; the stylesheet adds colour
+    app.setStyleSheet(stylesheet())
+    return app
+
+
+def process_events(app: QApplication, rounds: int = 3) -> None:
+    for _ in range(rounds):
+        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+
+
+# --- sign-in and session ----------------------------------------------------------------
+
+
+def is_demo_database(database: Database) -> bool:
+    try:
+        from db.demo import is_demo
+    except ImportError:
+        return False
+    with database.read() as conn:
+        return bool(is_demo(conn))
+
+
+def make_session(database: Database, actor: Actor) -> Session:
+    with database.read() as conn:
+        municipality = queries.first_municipality(conn)
+        full_name = user_full_name(conn, actor.user_id)
+    if municipality is None:
+        raise StartError("the database has no municipality yet; an administrator must set it up")
+    municipality_id, key, name = municipality
+    return Session(
+        actor=actor,
+        full_name=full_name,
+        municipality_id=municipality_id,
+        municipality_key=key,
+        municipality_name=name,
+        where=database.where,
+    )
+
+
+def screenshot_actor(database: Database, user: str | None) -> Actor:
+    if user:
+        return users.actor_for_username(database.uow(), user)
+    if is_demo_database(database):
+        return users.actor_for_username(database.uow(), "admin")
+    raise StartError(NOT_A_DEMO)
+
+
+# --- screenshot mode --------------------------------------------------------------------
+
+
+def take_screenshot(
+    database: Database,
+    path: str,
+    spec: ViewSpec,
+    size: tuple[int, int],
+    user: str | None,
+    search: str,
+) -> None:
+    """Render the view offscreen and save it; StartError/DeskError say why it cannot."""
+    from ui.main_window import MainWindow
+
+    app = application()
+    session = make_session(database, screenshot_actor(database, user))
+    window = MainWindow(database, session, remember_geometry=False)
+    shown: QWidget = window
+    try:
+        window.resize(*size)
+        window.show()
+        window.load()
+        if search:
+            window.permits_view.set_search_now(search)
+        process_events(app)
+        if spec.section == "permit":
+            with database.read() as conn:
+                permit_id = permit_id_by_number(conn, session.municipality_id, spec.permit_number)
+            if permit_id is None:
+                raise StartError(f"no permit numbered '{spec.permit_number}'")
+            permit_window = window.open_permit(permit_id)
+            permit_window.select_tab(spec.tab)
+            shown = permit_window
+            process_events(app)
+        if not shown.grab().save(path):
+            raise StartError(f"cannot write the screenshot to {path}")
+    finally:
+        window.close()
+        window.deleteLater()
+        process_events(app, 1)
+
+
+# --- interactive mode -------------------------------------------------------------------
+
+
+def _excepthook(kind: type[BaseException], value: BaseException, tb: TracebackType | None) -> None:
+    """A service error raised in a slot becomes a message, not a silent console line."""
+    if isinstance(value, DeskError | DatabaseError):
+        dialogs.warn(None, APP_TITLE, str(value))
+        return
+    traceback.print_exception(kind, value, tb)
+    dialogs.error(None, APP_TITLE, f"Something went wrong: {kind.__name__}: {value}")
+
+
+def _first_run(database: Database) -> tuple[Actor | None, str, bool]:
+    """(actor if signed in already, note for the login dialog, quit?)"""
+    from ui.first_run import DEMO, FirstRunDialog
+
+    dialog = FirstRunDialog(database)
+    if dialog.exec() != FirstRunDialog.DialogCode.Accepted:
+        return None, "", True
+    if dialog.outcome == DEMO:
+        return None, DEMO_NOTE, False
+    return dialog.actor, "", False
+
+
+def _ensure_municipality(database: Database, actor: Actor) -> bool:
+    """A database with users but no municipality (an interrupted set-up): let an admin choose."""
+    with database.read() as conn:
+        if queries.first_municipality(conn) is not None:
+            return True
+    if Role.ADMINISTRATOR not in actor.roles:
+        return False
+    choices = municipality_choices()
+    name = dialogs.choose(
+        None, APP_TITLE, "Which municipality does this office serve?", [n for _, n in choices]
+    )
+    if name is None:
+        return False
+    key = next(k for k, n in choices if n == name)
+    setup.ensure_municipality(database.uow(), SystemClock(), actor, key)
+    return True
+
+
+def _interactive(database: Database, user: str | None) -> int:
+    from ui.login import LoginDialog
+    from ui.main_window import MainWindow
+
+    app = application()
+    if database.opened.message:
+        dialogs.inform(None, APP_TITLE, database.opened.message)
+    if database.warning:
+        dialogs.warn(None, APP_TITLE, database.warning)
+    with database.read() as conn:
+        first_run = queries.user_count(conn) == 0
+    actor: Actor | None = None
+    note = ""
+    if first_run:
+        actor, note, quit_now = _first_run(database)
+        if quit_now:
+            return 0
+    if actor is None:
+        login = LoginDialog(database, note=note, username=user or "")
+        if login.exec() != LoginDialog.DialogCode.Accepted or login.actor is None:
+            return 0
+        actor = login.actor
+    if not _ensure_municipality(database, actor):
+        dialogs.error(
+            None,
+            APP_TITLE,
+            "This database has no municipality yet; an administrator must set it up.",
+        )
+        return 2
+    window = MainWindow(database, make_session(database, actor))
+    window.show()
+    window.load()
+    window.focus_search()
+    previous_hook = sys.excepthook
+    sys.excepthook = _excepthook
+    try:
+        app.exec()
+    finally:
+        sys.excepthook = previous_hook
+    return 0
+
+
+# --- entry point ------------------------------------------------------------------------
+
+
+def run_gui(
+    url: str,
+    screenshot: str | None,
+    view: str,
+    size: tuple[int, int],
+    user: str | None,
+    search: str,
+) -> int:
+    """`permitdesk gui`: 0 when done, 2 with a one-line reason when it cannot start."""
+    if screenshot:
+        if not os.environ.get("QT_QPA_PLATFORM"):
+            os.environ["QT_QPA_PLATFORM"] = "offscreen"
+        try:
+            spec = parse_view(view)
+        except ValueError as e:
+            return _fail_line(str(e))
+        if size[0] < 200 or size[1] < 150:
+            return _fail_line(f"--size {size[0]}x{size[1]} is too small; try 1280x800")
+        try:
+            database = open_database(url)
+        except (DatabaseError, DeskError) as e:
+            return _fail_line(str(e))
+        try:
+            take_screenshot(database, screenshot, spec, size, user, search)
+        except (StartError, DeskError, DatabaseError) as e:
+            return _fail_line(str(e))
+        finally:
+            database.close()
+        return 0
+
+    application()
+    try:
+        database = open_database(url)
+    except (DatabaseError, DeskError) as e:
+        dialogs.error(None, APP_TITLE, f"Permit Desk cannot open the database.\n\n{e}")
+        return 2
+    try:
+        return _interactive(database, user)
+    except (StartError, DeskError, DatabaseError) as e:
+        dialogs.error(None, APP_TITLE, str(e))
+        return 2
+    finally:
+        database.close()
+
+
+def _fail_line(message: str) -> int:
+    print(f"permitdesk: error: {message}", file=sys.stderr)
+    return 2

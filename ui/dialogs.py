@@ -1,0 +1,52 @@
+"""Every standard dialog the app shows goes through here, so tests can patch one function."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QWidget
+
+
+def inform(parent: QWidget | None, title: str, text: str) -> None:
+    QMessageBox.information(parent, title, text)
+
+
+def warn(parent: QWidget | None, title: str, text: str) -> None:
+    QMessageBox.warning(parent, title, text)
+
+
+def error(parent: QWidget | None, title: str, text: str) -> None:
+    QMessageBox.critical(parent, title, text)
+
+
+def ask(parent: QWidget | None, title: str, question: str, *, default_yes: bool = False) -> bool:
+    """A yes/no question; No is the default unless the action is harmless."""
+    buttons = QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No
+    default = QMessageBox.StandardButton.Yes if default_yes else QMessageBox.StandardButton.No
+    return QMessageBox.question(parent, title, question, buttons, default) == (
+        QMessageBox.StandardButton.Yes
+    )
+
+
+def choose(
+    parent: QWidget | None, title: str, label: str, items: Sequence[str], current: int = 0
+) -> str | None:
+    """One of `items`, or None when cancelled."""
+    text, ok = QInputDialog.getItem(parent, title, label, list(items), current, False)
+    return str(text) if ok else None
+
+
+def choose_file(
+    parent: QWidget | None,
+    caption: str,
+    file_filter: str = "",
+    *,
+    save: bool = False,
+    directory: str = "",
+) -> str | None:
+    """A path from the native file dialog, or None when cancelled."""
+    if save:
+        path, _ = QFileDialog.getSaveFileName(parent, caption, directory, file_filter)
+    else:
+        path, _ = QFileDialog.getOpenFileName(parent, caption, directory, file_filter)
+    return path or None

@@ -1,0 +1,251 @@
+"""First start on an empty database: demo data, or a municipality and its administrator."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QCommandLinkButton,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from db.database import Database
+from desk.clock import Clock, SystemClock
+from desk.domain.model import Actor
+from ui import workers
+from ui.presenters.first_run import AdminForm, create_administrator, municipality_choices
+
+DEMO = "demo"
+ADMIN = "admin"
+
+
+def demo_available() -> bool:
+    try:
+        import db.demo  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _run_demo(database: Database, progress: workers.Progress) -> str:
+    from db.demo import DemoSpec, build_demo
+
+    return build_demo(database, DemoSpec(), progress)
+
+
+class FirstRunDialog(QDialog):
+    """Ends accepted with `outcome` DEMO (then sign in) or ADMIN (signed in as `actor`)."""
+
+    def __init__(
+        self, database: Database, parent: QWidget | None = None, *, clock: Clock | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("firstRunDialog")
+        self.setWindowTitle("Welcome to Permit Desk")
+        self.database = database
+        self.clock: Clock = clock or SystemClock()
+        self.outcome: str | None = None
+        self.actor: Actor | None = None
+        self.demo_summary = ""
+        self._worker: workers.Worker | None = None
+
+        self.pages = QStackedWidget(self)
+        self.welcome_page = self._welcome_page()
+        self.progress_page = self._progress_page()
+        self.admin_page = self._admin_page()
+        for page in (self.welcome_page, self.progress_page, self.admin_page):
+            self.pages.addWidget(page)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(24, 20, 24, 16)
+        layout.addWidget(self.pages)
+        self.setMinimumWidth(520)
+
+    # --- pages --------------------------------------------------------------------------
+
+    def _welcome_page(self) -> QWidget:
+        page = QWidget()
+        heading = QLabel("Welcome to Permit Desk")
+        heading.setObjectName("dialogHeading")
+        text = QLabel(f"This database is new: it has no users yet.\n{self.database.where}")
+        text.setObjectName("noteText")
+        text.setWordWrap(True)
+        text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.demo_button = QCommandLinkButton(
+            "Load demo data",
+            "Three years of made-up permits for the City of Glendale, to try Permit Desk out.",
+        )
+        self.demo_button.clicked.connect(self.start_demo)
+        if not demo_available():
+            self.demo_button.setEnabled(False)
+            self.demo_button.setToolTip("Demo data is not part of this installation.")
+        self.empty_button = QCommandLinkButton(
+            "Start with an empty database",
+            "Choose your municipality and create the first administrator.",
+        )
+        self.empty_button.clicked.connect(lambda: self.pages.setCurrentWidget(self.admin_page))
+        self.welcome_error = QLabel()
+        self.welcome_error.setObjectName("errorText")
+        self.welcome_error.setWordWrap(True)
+        self.welcome_error.setVisible(False)
+        cancel = QPushButton("Quit")
+        cancel.clicked.connect(self.reject)
+        layout = QVBoxLayout(page)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(10)
+        layout.addWidget(heading)
+        layout.addWidget(text)
+        layout.addSpacing(6)
+        layout.addWidget(self.demo_button)
+        layout.addWidget(self.empty_button)
+        layout.addWidget(self.welcome_error)
+        layout.addStretch(1)
+        layout.addWidget(cancel, 0, Qt.AlignmentFlag.AlignRight)
+        return page
+
+    def _progress_page(self) -> QWidget:
+        page = QWidget()
+        heading = QLabel("Loading demo data…")
+        heading.setObjectName("dialogHeading")
+        self.progress_text = QLabel("Preparing…")
+        self.progress_text.setObjectName("noteText")
+        self.progress_bar = QProgressBar()
+        self.progress_bar.setRange(0, 0)  # busy until the first report
+        layout = QVBoxLayout(page)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(10)
+        layout.addWidget(heading)
+        layout.addWidget(self.progress_text)
+        layout.addWidget(self.progress_bar)
+        layout.addStretch(1)
+        return page
+
+    def _admin_page(self) -> QWidget:
+        page = QWidget()
+        heading = QLabel("Set up Permit Desk")
+        heading.setObjectName("dialogHeading")
+        self.municipality_box = QComboBox()
+        self.municipality_box.setObjectName("municipality")
+        for key, name in municipality_choices():
+            self.municipality_box.addItem(name, key)
+        self.username_edit = QLineEdit()
+        self.username_edit.setObjectName("username")
+        self.full_name_edit = QLineEdit()
+        self.full_name_edit.setObjectName("full_name")
+        self.password_edit = QLineEdit()
+        self.password_edit.setObjectName("password")
+        self.password_edit.setEchoMode(QLineEdit.EchoMode.Password)
+        self.password_again_edit = QLineEdit()
+        self.password_again_edit.setObjectName("password_again")
+        self.password_again_edit.setEchoMode(QLineEdit.EchoMode.Password)
+        self.fields: dict[str, QWidget] = {
+            "municipality": self.municipality_box,
+            "username": self.username_edit,
+            "full_name": self.full_name_edit,
+            "password": self.password_edit,
+            "password_again": self.password_again_edit,
+        }
+        form = QFormLayout()
+        form.addRow("&Municipality", self.municipality_box)
+        form.addRow("&User name", self.username_edit)
+        form.addRow("&Full name", self.full_name_edit)
+        form.addRow("&Password", self.password_edit)
+        form.addRow("Password (&again)", self.password_again_edit)
+        hint = QLabel("The administrator adds the other users and sets the office up.")
+        hint.setObjectName("noteText")
+        hint.setWordWrap(True)
+        self.admin_error = QLabel()
+        self.admin_error.setObjectName("errorText")
+        self.admin_error.setWordWrap(True)
+        self.admin_error.setVisible(False)
+        buttons = QDialogButtonBox()
+        self.create_button = buttons.addButton(
+            "Create administrator", QDialogButtonBox.ButtonRole.AcceptRole
+        )
+        self.create_button.setDefault(True)
+        back = buttons.addButton("Back", QDialogButtonBox.ButtonRole.RejectRole)
+        buttons.accepted.connect(self.create_admin)
+        back.clicked.connect(lambda: self.pages.setCurrentWidget(self.welcome_page))
+        layout = QVBoxLayout(page)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(10)
+        layout.addWidget(heading)
+        layout.addWidget(hint)
+        layout.addLayout(form)
+        layout.addWidget(self.admin_error)
+        layout.addStretch(1)
+        layout.addWidget(buttons)
+        return page
+
+    # --- demo ---------------------------------------------------------------------------
+
+    def start_demo(self) -> None:
+        self.welcome_error.setVisible(False)
+        self.pages.setCurrentWidget(self.progress_page)
+        worker = workers.Worker(lambda progress: _run_demo(self.database, progress))
+        worker.signals.progress.connect(self._demo_progress)
+        worker.signals.finished.connect(self._demo_finished)
+        worker.signals.failed.connect(self._demo_failed)
+        self._worker = worker
+        workers.start(worker)
+
+    def _demo_progress(self, done: int, total: int) -> None:
+        if total > 0:
+            self.progress_bar.setRange(0, total)
+            self.progress_bar.setValue(done)
+            self.progress_text.setText(f"{done:,} of {total:,} permits")
+
+    def _demo_finished(self, summary: Any) -> None:
+        self._worker = None
+        self.demo_summary = str(summary or "")
+        self.outcome = DEMO
+        self.accept()
+
+    def _demo_failed(self, message: str) -> None:
+        self._worker = None
+        self.pages.setCurrentWidget(self.welcome_page)
+        self.welcome_error.setText(f"The demo data could not be loaded: {message}")
+        self.welcome_error.setVisible(True)
+
+    @property
+    def busy(self) -> bool:
+        return self._worker is not None
+
+    def reject(self) -> None:
+        if self.busy:  # the demo is being written; closing now would leave half of it
+            return
+        super().reject()
+
+    # --- administrator ------------------------------------------------------------------
+
+    def form(self) -> AdminForm:
+        return AdminForm(
+            municipality=str(self.municipality_box.currentData() or ""),
+            username=self.username_edit.text(),
+            full_name=self.full_name_edit.text(),
+            password=self.password_edit.text(),
+            password_again=self.password_again_edit.text(),
+        )
+
+    def create_admin(self) -> None:
+        actor, problem = create_administrator(self.database.uow(), self.clock, self.form())
+        if problem is not None:
+            self.admin_error.setText(problem.message)
+            self.admin_error.setVisible(True)
+            widget = self.fields.get(problem.field)
+            if widget is not None:
+                widget.setFocus()
+            return
+        self.actor = actor
+        self.outcome = ADMIN
+        self.accept()

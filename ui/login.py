@@ -1,0 +1,99 @@
+"""Sign in: user name, password, Enter; the last user name is remembered on this workstation."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from db.database import Database
+from desk.domain.model import Actor
+from desk.services import users
+from ui import settings
+from ui.presenters.login import LoginPresenter
+
+
+class LoginDialog(QDialog):
+    def __init__(
+        self,
+        database: Database,
+        parent: QWidget | None = None,
+        *,
+        note: str = "",
+        username: str = "",
+        remember: bool = True,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("loginDialog")
+        self.setWindowTitle("Sign in — Permit Desk")
+        self.database = database
+        self.remember = remember
+        last = username or (settings.read_text(settings.LAST_USERNAME) if remember else "")
+        self.presenter = LoginPresenter(
+            lambda name, password: users.authenticate(database.uow(), name, password), last
+        )
+        self.actor: Actor | None = None
+
+        heading = QLabel("Sign in to Permit Desk")
+        heading.setObjectName("dialogHeading")
+        self.note_label = QLabel(note)
+        self.note_label.setObjectName("noteText")
+        self.note_label.setWordWrap(True)
+        self.note_label.setVisible(bool(note))
+        self.note_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.username_edit = QLineEdit(self.presenter.username)
+        self.username_edit.setObjectName("username")
+        self.password_edit = QLineEdit()
+        self.password_edit.setObjectName("password")
+        self.password_edit.setEchoMode(QLineEdit.EchoMode.Password)
+        self.error_label = QLabel()
+        self.error_label.setObjectName("errorText")
+        self.error_label.setWordWrap(True)
+        self.error_label.setVisible(False)
+
+        form = QFormLayout()
+        form.addRow("&User name", self.username_edit)
+        form.addRow("&Password", self.password_edit)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        self.sign_in_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.sign_in_button.setText("Sign in")
+        self.sign_in_button.setDefault(True)
+        buttons.accepted.connect(self.try_sign_in)
+        buttons.rejected.connect(self.reject)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(24, 20, 24, 16)
+        layout.setSpacing(12)
+        layout.addWidget(heading)
+        layout.addWidget(self.note_label)
+        layout.addLayout(form)
+        layout.addWidget(self.error_label)
+        layout.addWidget(buttons)
+        self.setMinimumWidth(380)
+        if self.presenter.focus_password:
+            self.password_edit.setFocus()
+        else:
+            self.username_edit.setFocus()
+
+    def try_sign_in(self) -> None:
+        actor = self.presenter.sign_in(self.username_edit.text(), self.password_edit.text())
+        if actor is None:
+            self.error_label.setText(self.presenter.error)
+            self.error_label.setVisible(True)
+            self.password_edit.selectAll()
+            field = self.password_edit if self.username_edit.text().strip() else self.username_edit
+            field.setFocus()
+            return
+        self.actor = actor
+        if self.remember:
+            settings.write(settings.LAST_USERNAME, self.presenter.username)
+        self.accept()

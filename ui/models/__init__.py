@@ -1,0 +1,1 @@
+"""Qt table models: thin adapters from presenters to QAbstractTableModel."""

@@ -1,0 +1,1 @@
+"""A permit's own window: a header and tabs (ui/permit/tabs.py lists them)."""

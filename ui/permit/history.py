@@ -1,0 +1,76 @@
+"""The History tab: every recorded change to the permit and the rows that belong to it."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QStackedWidget,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+from sqlalchemy import Connection
+
+from db import queries
+from db.queries import history_references
+from desk.domain.readmodels import PermitDetail
+from ui.models.history import HistoryTableModel
+from ui.permit.base import PermitContext, PermitTab
+from ui.presenters.history import HistoryPresenter
+
+_MAX_COLUMN_CHARS = 40  # a long old value does not push New out of sight
+
+
+class HistoryTab(PermitTab):
+    key = "history"
+    title = "History"
+
+    def __init__(self, context: PermitContext, parent: QWidget | None = None) -> None:
+        super().__init__(context, parent)
+        self.presenter: HistoryPresenter | None = None
+        self.model = HistoryTableModel(None, self)
+        self.table = QTableView(self)
+        self.table.setObjectName("historyTable")
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setShowGrid(False)
+        self.table.setWordWrap(False)
+        self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 10)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.horizontalHeader().setHighlightSections(False)
+        self.table.horizontalHeader().setDefaultAlignment(
+            Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+        )
+        self.empty_label = QLabel(self)
+        self.empty_label.setObjectName("emptyState")
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.pages = QStackedWidget(self)
+        self.pages.addWidget(self.table)
+        self.pages.addWidget(self.empty_label)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(12, 12, 12, 12)
+        layout.addWidget(self.pages)
+
+    def load(self, conn: Connection, detail: PermitDetail) -> None:
+        entries = queries.permit_history(conn, detail.id)
+        self.presenter = HistoryPresenter(
+            entries, detail.municipality_key, references=history_references(conn, entries)
+        )
+        self.model.set_presenter(self.presenter)
+        # A permit's history is short: size the columns to what they hold; New takes the rest.
+        header = self.table.horizontalHeader()
+        widest = self.fontMetrics().averageCharWidth() * _MAX_COLUMN_CHARS
+        for i in range(self.model.columnCount() - 1):
+            self.table.resizeColumnToContents(i)
+            header.resizeSection(i, min(header.sectionSize(i) + 12, widest))
+        if self.presenter.rows:
+            self.pages.setCurrentWidget(self.table)
+        else:
+            self.empty_label.setText(self.presenter.empty_text)
+            self.pages.setCurrentWidget(self.empty_label)

@@ -1,0 +1,82 @@
+"""First start: load demo data, or set up the municipality and its first administrator."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from desk.clock import Clock
+from desk.domain.model import Actor
+from desk.errors import ValidationError
+from desk.services import setup, users
+from desk.services.uow import UnitOfWork
+
+# The service names fields in words; the form knows them by key.
+_FORM_FIELDS = {
+    "user name": "username",
+    "full name": "full_name",
+    "password": "password",
+    "password (again)": "password_again",
+    "municipality": "municipality",
+}
+
+
+@dataclass(frozen=True)
+class AdminForm:
+    municipality: str
+    username: str
+    full_name: str
+    password: str
+    password_again: str
+
+
+@dataclass(frozen=True)
+class FieldError:
+    field: str  # a key of AdminForm
+    message: str  # names the field: 'User name: enter a user name without spaces'
+
+
+def municipality_choices(
+    profiles: dict[str, dict[str, Any]] | None = None,
+) -> list[tuple[str, str]]:
+    """(key, name) of the shipped municipality profiles, by name."""
+    profiles = setup.shipped_profiles() if profiles is None else profiles
+    return sorted(((k, str(p.get("name", k))) for k, p in profiles.items()), key=lambda x: x[1])
+
+
+def _error(field: str, message: str) -> FieldError:
+    return FieldError(_FORM_FIELDS.get(field, field), f"{field[:1].upper()}{field[1:]}: {message}")
+
+
+def check_admin_form(form: AdminForm) -> FieldError | None:
+    """The first problem with the form, in the order of its fields; None when it can be saved."""
+    if not form.municipality:
+        return _error("municipality", "choose the municipality this office serves")
+    if not form.username.strip():
+        return _error("user name", "enter a user name")
+    if any(c.isspace() for c in form.username.strip()):
+        return _error("user name", "enter a user name without spaces")
+    if not form.full_name.strip():
+        return _error("full name", "enter the person's name")
+    if len(form.password) < users.MIN_PASSWORD_LENGTH:
+        return _error("password", f"use at least {users.MIN_PASSWORD_LENGTH} characters")
+    if form.password != form.password_again:
+        return _error("password (again)", "the two passwords differ; type the same one twice")
+    return None
+
+
+def create_administrator(
+    uow: UnitOfWork, clock: Clock, form: AdminForm
+) -> tuple[Actor | None, FieldError | None]:
+    """Create the first administrator and the municipality; the actor or the field error."""
+    problem = check_admin_form(form)
+    if problem is not None:
+        return None, problem
+    try:
+        actor = users.create_first_administrator(
+            uow, clock, form.username, form.full_name, form.password
+        )
+        setup.ensure_municipality(uow, clock, actor, form.municipality)
+    except ValidationError as e:
+        return None, _error(e.field, e.message)
+    return actor, None

@@ -1,0 +1,240 @@
+"""The permits list: search text, sort, paged rows and how each cell reads (no Qt here).
+
+Rows are never all loaded: the presenter knows how many match (one COUNT) and fetches pages of
+`page_size` rows from SQL when the view asks for a row it has not cached yet (the Anki browser
+model). A new search or sort drops the cache.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from db import queries
+from db.database import Database
+from desk.domain.kinds import kind_label
+from desk.domain.readmodels import PERMIT_COLUMNS, PermitListRow
+from desk.domain.search import query_tokens
+from ui.presenters.formatting import EMPTY, count_of, format_amount, format_date
+
+PAGE_SIZE = 200
+SEARCH_PLACEHOLDER = "Search permits by number, address, parcel number, owner or contractor"
+EMPTY_DATABASE_TEXT = (
+    "No permits yet. Take an application (coming with the intake screen) "
+    "or load demo data with `permitdesk demo`."
+)
+NOT_ISSUED_TOOLTIP = "not issued yet"
+
+
+class PermitSource(Protocol):
+    """Where the rows come from: SQL in the application, a list in presenter tests."""
+
+    def count(self, text: str) -> int: ...
+
+    def page(
+        self, text: str, sort: str, descending: bool, offset: int, limit: int
+    ) -> list[PermitListRow]: ...
+
+
+class SqlPermitSource:
+    """Counts and pages of one municipality's permits, each on a short read-only connection."""
+
+    def __init__(self, database: Database, municipality_id: int) -> None:
+        self.database = database
+        self.municipality_id = municipality_id
+
+    def count(self, text: str) -> int:
+        with self.database.read() as conn:
+            return queries.count_permits(conn, self.municipality_id, text)
+
+    def page(
+        self, text: str, sort: str, descending: bool, offset: int, limit: int
+    ) -> list[PermitListRow]:
+        with self.database.read() as conn:
+            return queries.search_permits(
+                conn,
+                self.municipality_id,
+                text,
+                sort=sort,
+                descending=descending,
+                offset=offset,
+                limit=limit,
+            )
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str
+    title: str
+    numeric: bool = False  # right-aligned (money)
+
+
+COLUMNS: tuple[Column, ...] = tuple(
+    Column(key, title, numeric=key == "valuation") for key, title in PERMIT_COLUMNS
+)
+# Sorting a new column starts with what a clerk wants first: newest dates, biggest jobs.
+_DESCENDING_FIRST = frozenset({"applied", "issued", "valuation"})
+
+
+class PermitListPresenter:
+    def __init__(
+        self,
+        source: PermitSource,
+        municipality_key: str,
+        *,
+        page_size: int = PAGE_SIZE,
+        max_cached_pages: int = 50,
+    ) -> None:
+        self.source = source
+        self.municipality_key = municipality_key
+        self.page_size = page_size
+        self.max_cached_pages = max_cached_pages
+        self.columns = COLUMNS
+        self.search_text = ""
+        self.sort_key = queries.DEFAULT_SORT
+        self.descending = True
+        self.count = 0
+        self.total = 0  # permits of the municipality, whatever the search
+        self.loaded = False
+        self.error = ""  # the last failure to read a page; cleared by load()
+        self.on_error: Callable[[str], None] | None = None
+        self._pages: OrderedDict[int, list[PermitListRow]] = OrderedDict()
+
+    # --- state changes -----------------------------------------------------------------
+
+    def load(self) -> None:
+        """(Re)count from the database and forget cached rows, keeping search and sort."""
+        self._pages.clear()
+        self.error = ""
+        self.total = self.source.count("")
+        self.count = self.source.count(self.search_text) if self.search_text.strip() else self.total
+        self.loaded = True
+
+    def search_changes(self, text: str) -> bool:
+        """Would searching for `text` filter differently from now? ('schm ' is 'schm')."""
+        return not self.loaded or query_tokens(text) != query_tokens(self.search_text)
+
+    def set_search(self, text: str) -> bool:
+        """Filter by what was typed; False when it filters exactly as before (nothing to do)."""
+        if not self.search_changes(text):
+            self.search_text = text
+            return False
+        self.search_text = text
+        self._pages.clear()
+        self.count = self.source.count(text) if query_tokens(text) else self.source.count("")
+        if not query_tokens(text):
+            self.total = self.count
+        self.loaded = True
+        return True
+
+    def set_sort(self, key: str, descending: bool) -> None:
+        if key not in {c.key for c in self.columns}:
+            raise ValueError(f"cannot sort permits by '{key}'")
+        self.sort_key = key
+        self.descending = descending
+        self._pages.clear()
+
+    def column_index(self, key: str) -> int:
+        for i, c in enumerate(self.columns):
+            if c.key == key:
+                return i
+        raise KeyError(key)
+
+    @staticmethod
+    def first_direction_descending(key: str) -> bool:
+        return key in _DESCENDING_FIRST
+
+    # --- rows ---------------------------------------------------------------------------
+
+    def row(self, index: int) -> PermitListRow | None:
+        """The row at `index` of the current search and sort, fetching its page if needed."""
+        if index < 0 or index >= self.count:
+            return None
+        number, offset = divmod(index, self.page_size)
+        page = self._pages.get(number)
+        if page is None:
+            try:
+                page = self.source.page(
+                    self.search_text,
+                    self.sort_key,
+                    self.descending,
+                    number * self.page_size,
+                    self.page_size,
+                )
+            except Exception as e:  # the view is painting: report once, never raise into Qt
+                page = []
+                self.error = f"The permits could not be read ({type(e).__name__}: {e}). Press F5."
+                if self.on_error is not None:
+                    self.on_error(self.error)
+            self._pages[number] = page
+            while len(self._pages) > self.max_cached_pages:
+                self._pages.popitem(last=False)
+        else:
+            self._pages.move_to_end(number)
+        return page[offset] if offset < len(page) else None
+
+    @property
+    def cached_pages(self) -> list[int]:
+        return sorted(self._pages)
+
+    def cell_text(self, row: PermitListRow, key: str) -> str:
+        if key == "number":
+            return row.number or EMPTY
+        if key == "status":
+            return row.status.label
+        if key == "kind":
+            return kind_label(self.municipality_key, row.kind)
+        if key == "address":
+            return row.address
+        if key == "owner":
+            return row.owner
+        if key == "contractor":
+            return row.contractor
+        if key == "applied":
+            return format_date(row.applied_on)
+        if key == "issued":
+            return format_date(row.issued_on)
+        if key == "valuation":
+            return format_amount(row.valuation)
+        raise KeyError(key)
+
+    def cell_tooltip(self, row: PermitListRow, key: str) -> str | None:
+        if key == "number" and not row.number:
+            return NOT_ISSUED_TOOLTIP
+        if key == "kind":
+            return f"{kind_label(self.municipality_key, row.kind)} ({row.kind})"
+        text = self.cell_text(row, key)
+        return text or None
+
+    def is_dim(self, row: PermitListRow, key: str) -> bool:
+        """Cells drawn in a muted colour: the placeholder of a permit not issued yet."""
+        return key == "number" and not row.number
+
+    # --- what the labels say ------------------------------------------------------------
+
+    @property
+    def count_text(self) -> str:
+        if self.no_match:
+            return (
+                f"No permits match '{self.search_text.strip()}' — check the spelling, "
+                "or search by parcel number"
+            )
+        if self.count == 0:
+            return "No permits"
+        return count_of(self.count, "permit")
+
+    @property
+    def no_match(self) -> bool:
+        """A search that finds nothing (as opposed to a register with no permits)."""
+        return self.count == 0 and bool(query_tokens(self.search_text))
+
+    @property
+    def empty_database(self) -> bool:
+        """True when the municipality has no permits at all (not merely none matching)."""
+        return self.loaded and self.total == 0 and self.count == 0
+
+    @property
+    def empty_text(self) -> str:
+        return EMPTY_DATABASE_TEXT

@@ -1,0 +1,29 @@
+"""The --view argument of screenshot mode: 'permits', 'permit:NUMBER' or 'permit:NUMBER:TAB'."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+PERMIT_TABS = ("summary", "history")
+VIEW_HELP = "permits, permit:NUMBER or permit:NUMBER:history"
+
+
+@dataclass(frozen=True)
+class ViewSpec:
+    section: str  # 'permits' or 'permit'
+    permit_number: str = ""
+    tab: str = "summary"
+
+
+def parse_view(text: str) -> ViewSpec:
+    """Raise ValueError with a one-line message for a view that does not exist."""
+    raw = text.strip()
+    if raw.lower() == "permits":
+        return ViewSpec("permits")
+    parts = raw.split(":")
+    if parts[0].lower() == "permit" and len(parts) in (2, 3) and parts[1].strip():
+        tab = parts[2].strip().lower() if len(parts) == 3 else "summary"
+        if tab not in PERMIT_TABS:
+            raise ValueError(f"unknown tab '{parts[2]}' in view '{text}'; tabs: summary, history")
+        return ViewSpec("permit", parts[1].strip(), tab)
+    raise ValueError(f"unknown view '{text}'; use {VIEW_HELP}")

@@ -1,0 +1,1 @@
+"""The main window's sections (one widget per entry in the navigation list)."""

@@ -1,0 +1,304 @@
+"""The Permits section: search as you type, a paged table sorted in SQL, a count, empty states."""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QFontMetrics, QKeyEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QApplication,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QStackedWidget,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ui import settings
+from ui.models.permits import PermitTableModel
+from ui.presenters.permit_list import SEARCH_PLACEHOLDER, PermitListPresenter
+
+SEARCH_DELAY_MS = 150
+
+# Columns that hold short, fixed-shape values get the width of a sample (plus padding); the
+# text columns share what is left of the table's width by these weights.
+_SAMPLES = {
+    "number": "2026-0000",
+    "status": "Work started",
+    "applied": "00/00/0000",
+    "issued": "00/00/0000",
+    "valuation": "$9,999,999.00",
+}
+_WEIGHTS = {"kind": 7, "address": 6, "owner": 4, "contractor": 4}
+_MIN_TEXT_WIDTH_CHARS = 10  # below this the table scrolls sideways
+_CELL_PADDING = 22  # the stylesheet's item padding and some air
+
+
+def rich_text(text: str) -> str:
+    """The first sentence as a heading, `code` in a fixed font (for empty-state messages)."""
+    first, _, rest = text.partition(". ")
+    parts = html.escape(rest).split("`")
+    body = "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts))
+    return f"<p style='font-size:13pt; font-weight:600'>{html.escape(first)}.</p><p>{body}</p>"
+
+
+class PermitTable(QTableView):
+    """A table that opens the current row on Enter or a double click."""
+
+    open_requested = Signal(int)  # row
+    resized = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.doubleClicked.connect(lambda index: self.open_requested.emit(index.row()))
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.currentIndex().isValid():
+            self.open_requested.emit(self.currentIndex().row())
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def viewportEvent(self, event: QEvent) -> bool:
+        # The viewport, not the table: it narrows when the vertical scroll bar appears.
+        handled = super().viewportEvent(event)
+        if event.type() == QEvent.Type.Resize:
+            self.resized.emit()
+        return handled
+
+
+class PermitsView(QWidget):
+    open_permit = Signal(int)  # permit id
+
+    def __init__(
+        self,
+        presenter: PermitListPresenter,
+        parent: QWidget | None = None,
+        *,
+        remember_columns: bool = True,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("permitsView")
+        self.presenter = presenter
+        self.remember_columns = remember_columns
+        self.model = PermitTableModel(presenter, self)
+
+        self.search_box = QLineEdit(self)
+        self.search_box.setObjectName("searchBox")
+        self.search_box.setPlaceholderText(SEARCH_PLACEHOLDER)
+        self.search_box.setClearButtonEnabled(True)
+        self.search_box.setAccessibleName("Search permits")
+        self.search_box.installEventFilter(self)
+        self.count_label = QLabel(self)
+        self.count_label.setObjectName("countLabel")
+        self.count_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+
+        self.table = PermitTable(self)
+        self.table.setObjectName("permitsTable")
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setAlternatingRowColors(True)
+        self.table.setShowGrid(False)
+        self.table.setWordWrap(False)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
+        vertical = self.table.verticalHeader()
+        vertical.setVisible(False)
+        vertical.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        vertical.setDefaultSectionSize(self.fontMetrics().height() + 12)
+        header = self.table.horizontalHeader()
+        header.setHighlightSections(False)
+        header.setSectionsMovable(True)
+        header.setSectionsClickable(True)
+        header.setSortIndicatorShown(True)
+        header.setStretchLastSection(False)
+        header.setMinimumSectionSize(48)
+        self._auto_fit = True  # until the clerk resizes a column or saved widths are restored
+        self._fitting = False
+        header.sectionResized.connect(self._section_resized)
+        self.table.resized.connect(self._table_resized)
+        header.setSortIndicator(
+            presenter.column_index(presenter.sort_key),
+            Qt.SortOrder.DescendingOrder if presenter.descending else Qt.SortOrder.AscendingOrder,
+        )
+        # The header flips the indicator on a click; the model re-queries in SQL (no proxy).
+        self.table.setSortingEnabled(True)
+        header.sortIndicatorChanged.connect(lambda *_: self.table.scrollToTop())
+        self.table.open_requested.connect(self._open_row)
+
+        self.empty_label = QLabel(self)
+        self.empty_label.setObjectName("emptyState")
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_label.setWordWrap(True)
+        self.empty_label.setTextFormat(Qt.TextFormat.RichText)
+        self.empty_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.pages = QStackedWidget(self)
+        self.pages.addWidget(self.table)
+        self.pages.addWidget(self.empty_label)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(16, 14, 16, 12)
+        layout.setSpacing(6)
+        layout.addWidget(self.search_box)
+        layout.addWidget(self.count_label)
+        layout.addSpacing(2)
+        layout.addWidget(self.pages, 1)
+
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(SEARCH_DELAY_MS)
+        self._timer.timeout.connect(self.apply_search)
+        self.search_box.textChanged.connect(lambda _text: self._timer.start())
+        self.setFocusProxy(self.search_box)
+        # A page that cannot be read is reported after the paint that asked for it.
+        presenter.on_error = lambda message: QTimer.singleShot(0, lambda: self._show_error(message))
+
+    # --- loading and searching ----------------------------------------------------------
+
+    def load(self) -> None:
+        """Count and show the first rows (synchronously: a COUNT and one page of 200)."""
+        self.model.reload()
+        self._refresh_labels()
+
+    def apply_search(self) -> None:
+        self._timer.stop()
+        if self.model.search(self.search_box.text()):
+            self.table.scrollToTop()
+        self._refresh_labels()
+
+    def set_search_now(self, text: str) -> None:
+        """Type `text` and search at once, without the debounce (screenshots, tests)."""
+        self.search_box.setText(text)
+        self.apply_search()
+
+    @property
+    def search_pending(self) -> bool:
+        return self._timer.isActive()
+
+    def focus_search(self) -> None:
+        self.search_box.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.search_box.selectAll()
+
+    def _show_error(self, message: str) -> None:
+        self.count_label.setText(message)
+        self.count_label.setProperty("noMatch", True)
+        self.count_label.style().unpolish(self.count_label)
+        self.count_label.style().polish(self.count_label)
+
+    def _refresh_labels(self) -> None:
+        p = self.presenter
+        self.count_label.setText(p.count_text)
+        if p.empty_database:
+            self.empty_label.setText(rich_text(p.empty_text))
+            self.pages.setCurrentWidget(self.empty_label)
+            self.search_box.setEnabled(False)
+            self.count_label.setVisible(False)
+        else:
+            self.pages.setCurrentWidget(self.table)
+            self.search_box.setEnabled(True)
+            self.count_label.setVisible(True)
+        self.count_label.setProperty("noMatch", p.no_match)
+        self.count_label.style().unpolish(self.count_label)
+        self.count_label.style().polish(self.count_label)
+
+    # --- opening ------------------------------------------------------------------------
+
+    def _open_row(self, row: int) -> None:
+        permit_id = self.model.permit_id(row)
+        if permit_id is not None:
+            self.open_permit.emit(permit_id)
+
+    def current_permit_id(self) -> int | None:
+        index = self.table.currentIndex()
+        return self.model.permit_id(index.row()) if index.isValid() else None
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """In the search box, Down moves to the table; Enter opens the only match, or moves."""
+        if watched is self.search_box and event.type() == QEvent.Type.KeyPress:
+            assert isinstance(event, QKeyEvent)
+            key = event.key()
+            if key in (Qt.Key.Key_Down, Qt.Key.Key_Return, Qt.Key.Key_Enter):
+                if self.search_pending:
+                    self.apply_search()
+                if self.presenter.count == 0:
+                    return True
+                if key != Qt.Key.Key_Down and self.presenter.count == 1:
+                    self._open_row(0)
+                    return True
+                self.table.setFocus(Qt.FocusReason.OtherFocusReason)
+                if not self.table.currentIndex().isValid():
+                    self.table.selectRow(0)
+                return True
+        return super().eventFilter(watched, event)
+
+    # --- columns ------------------------------------------------------------------------
+
+    def fit_columns(self) -> None:
+        """Fixed-shape columns as wide as their values; the text columns share the rest."""
+        header = self.table.horizontalHeader()
+        metrics = self.table.fontMetrics()
+        bold = self.table.font()
+        bold.setBold(True)
+        header_metrics = QFontMetrics(bold)
+        fixed: dict[int, int] = {}
+        weights: dict[int, int] = {}
+        for i, column in enumerate(self.presenter.columns):
+            title = header_metrics.horizontalAdvance(column.title) + _CELL_PADDING
+            if column.key in _SAMPLES:
+                value = metrics.horizontalAdvance(_SAMPLES[column.key]) + _CELL_PADDING
+                fixed[i] = max(title, value)
+            else:
+                weights[i] = _WEIGHTS.get(column.key, 4)
+        available = self.table.viewport().width() - sum(fixed.values())
+        chars = metrics.averageCharWidth() * _MIN_TEXT_WIDTH_CHARS
+        minimum = {
+            i: max(
+                chars,
+                header_metrics.horizontalAdvance(self.presenter.columns[i].title) + _CELL_PADDING,
+            )
+            for i in weights
+        }
+        # Each text column gets its minimum, then a share of what is left by its weight.
+        spare = max(0, available - sum(minimum.values()))
+        total_weight = sum(weights.values()) or 1
+        self._fitting = True
+        try:
+            for i, width in fixed.items():
+                header.resizeSection(i, width)
+            for i, weight in weights.items():
+                header.resizeSection(i, minimum[i] + spare * weight // total_weight)
+        finally:
+            self._fitting = False
+
+    def _section_resized(self, _index: int, _old: int, _new: int) -> None:
+        if not self._fitting and self.table.isVisible() and self._user_resizing():
+            self._auto_fit = False
+
+    def _user_resizing(self) -> bool:
+        return bool(QApplication.mouseButtons() & Qt.MouseButton.LeftButton)
+
+    def _table_resized(self) -> None:
+        if self._auto_fit:
+            self.fit_columns()
+
+    def restore_columns(self) -> None:
+        if not self.remember_columns:
+            return
+        state = settings.read_bytes(settings.PERMITS_HEADER)
+        if state is not None:
+            self._auto_fit = False
+            self.table.horizontalHeader().restoreState(state)
+            # The saved indicator is only a picture: sort the model the same way.
+            header = self.table.horizontalHeader()
+            section = header.sortIndicatorSection()
+            if 0 <= section < len(self.presenter.columns):
+                self.model.sort(section, header.sortIndicatorOrder())
+
+    def save_columns(self) -> None:
+        if self.remember_columns:
+            settings.write(settings.PERMITS_HEADER, self.table.horizontalHeader().saveState())
