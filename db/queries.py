@@ -257,3 +257,27 @@ def history_references(conn: Connection, entries: list[AuditEntry]) -> HistoryRe
         if permits
         else {},
     )
+
+
+# --- fee schedules (issue 3 screens) ------------------------------------------------------
+
+
+def fee_version_sources(conn: Connection, municipality_id: int) -> dict[int, tuple[str, Any, str]]:
+    """For each stored fee schedule version: (source 'shipped'/'admin', created_at, created by
+    full name or '')."""
+    v, u = schema.fee_schedule_version, schema.app_user
+    rows = conn.execute(
+        select(v.c.id, v.c.source, v.c.created_at, u.c.full_name)
+        .select_from(v.outerjoin(u, u.c.id == v.c.created_by_id))
+        .where(v.c.municipality_id == municipality_id)
+    )
+    return {int(r.id): (str(r.source), r.created_at, str(r.full_name or "")) for r in rows}
+
+
+def municipality_letterhead(conn: Connection, municipality_id: int) -> list[str]:
+    """The lines printed at the top of the municipality's letters and quotes."""
+    m = schema.municipality
+    found = conn.execute(
+        select(m.c.letterhead).where(m.c.id == municipality_id)
+    ).scalar_one_or_none()
+    return [str(line) for line in (found or [])]

@@ -36,7 +36,12 @@ def build_parser() -> argparse.ArgumentParser:
     gui = sub.add_parser("gui", help="start the application (the default)")
     _add_db_options(gui)
     gui.add_argument("--screenshot", metavar="OUT.png", help="render a view offscreen, save, exit")
-    gui.add_argument("--view", default="permits", help="view to render: permits, or permit:NUMBER")
+    gui.add_argument(
+        "--view",
+        default="permits",
+        help="view to render: permits, permit:NUMBER[:history], fees (fee schedules, for an "
+        "administrator) or calculator (the fee calculator; a sample quote for Glendale)",
+    )
     gui.add_argument("--size", default="1280x800", help="window size for --screenshot, WxH")
     gui.add_argument("--user", help="sign in as this user (required for --screenshot on real data)")
     gui.add_argument("--search", default="", help="text typed in the permits search (screenshots)")

@@ -114,6 +114,7 @@ def take_screenshot(
 ) -> None:
     """Render the view offscreen and save it; StartError/DeskError say why it cannot."""
     from ui.main_window import MainWindow
+    from ui.views.fee_schedules import SECTION_TITLE as FEE_SCHEDULES
 
     app = application()
     session = make_session(database, screenshot_actor(database, user))
@@ -134,6 +135,23 @@ def take_screenshot(
             permit_window = window.open_permit(permit_id)
             permit_window.select_tab(spec.tab)
             shown = permit_window
+            process_events(app)
+        if spec.section == "fees":
+            if window.fee_schedules_view is None:
+                raise StartError(
+                    f"the Fee schedules section is for administrators; {session.actor.username} "
+                    "is not one (use --user)"
+                )
+            window.show_section(FEE_SCHEDULES)
+            window.fee_schedules_view.select_row(0)
+            process_events(app)
+        if spec.section == "calculator":
+            calculator = window.open_fee_calculator()
+            if calculator is None:
+                raise StartError("the fee calculator cannot open: no fee schedule")
+            calculator.resize(*size)
+            calculator.load_sample()
+            shown = calculator
             process_events(app)
         if not shown.grab().save(path):
             raise StartError(f"cannot write the screenshot to {path}")

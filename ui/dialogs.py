@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
+from PySide6.QtCore import QUrl
+from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QWidget
 
 
@@ -50,3 +53,8 @@ def choose_file(
     else:
         path, _ = QFileDialog.getOpenFileName(parent, caption, directory, file_filter)
     return path or None
+
+
+def open_file(path: Path | str) -> bool:
+    """Open a file we just wrote (a PDF, a spreadsheet) in the program the system uses for it."""
+    return QDesktopServices.openUrl(QUrl.fromLocalFile(str(path)))

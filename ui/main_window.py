@@ -15,12 +15,21 @@ from PySide6.QtWidgets import (
 )
 
 from db.database import Database
-from ui import settings
+from desk.clock import Clock, SystemClock
+from desk.domain.permissions import Permission, allowed
+from desk.errors import DeskError
+from desk.services import fees
+from ui import dialogs, settings
 from ui.permit.base import PermitContext
 from ui.permit.window import PermitWindow
 from ui.presenters.permit_list import PermitListPresenter, SqlPermitSource
 from ui.presenters.session import Session
+from ui.views.fee_calculator import FeeCalculatorWindow, open_calculator
+from ui.views.fee_schedules import SECTION_TITLE as FEE_SCHEDULES
+from ui.views.fee_schedules import FeeSchedulesView
 from ui.views.permits import PermitsView
+
+PERMITS = "Permits"
 
 
 class MainWindow(QMainWindow):
@@ -30,13 +39,16 @@ class MainWindow(QMainWindow):
         session: Session,
         *,
         remember_geometry: bool = True,
+        clock: Clock | None = None,
     ) -> None:
         super().__init__()
         self.setObjectName("mainWindow")
         self.database = database
         self.session = session
+        self.clock: Clock = clock or SystemClock()
         self.remember_geometry = remember_geometry
         self.permit_windows: dict[int, PermitWindow] = {}
+        self.fee_calculator: FeeCalculatorWindow | None = None
         self.setWindowTitle(session.window_title)
 
         presenter = PermitListPresenter(
@@ -45,8 +57,16 @@ class MainWindow(QMainWindow):
         self.permits_view = PermitsView(presenter, self, remember_columns=remember_geometry)
         self.permits_view.open_permit.connect(self.open_permit)
 
-        # Only sections that work are listed; later issues add theirs here.
-        self.sections: list[tuple[str, QWidget]] = [("Permits", self.permits_view)]
+        # Only sections that work are listed; later issues add theirs here. Administration
+        # sections only for those allowed (the services check again).
+        self.sections: list[tuple[str, QWidget]] = [(PERMITS, self.permits_view)]
+        self.fee_schedules_view: FeeSchedulesView | None = None
+        if allowed(session.actor, Permission.MANAGE_FEES):
+            self.fee_schedules_view = FeeSchedulesView(
+                database, session, self.clock, self, remember_geometry=remember_geometry
+            )
+            self.fee_schedules_view.schedule_changed.connect(self._schedule_changed)
+            self.sections.append((FEE_SCHEDULES, self.fee_schedules_view))
         self.nav = QListWidget(self)
         self.nav.setObjectName("navigation")
         self.nav.setAccessibleName("Sections")
@@ -56,7 +76,7 @@ class MainWindow(QMainWindow):
             item.setSizeHint(QSize(0, self.fontMetrics().height() + 18))
             self.nav.addItem(item)
             self.stack.addWidget(widget)
-        self.nav.currentRowChanged.connect(self.stack.setCurrentIndex)
+        self.nav.currentRowChanged.connect(self._section_changed)
         self.nav.setCurrentRow(0)
         width = max(self.fontMetrics().horizontalAdvance(t) for t, _ in self.sections) + 64
         self.nav.setFixedWidth(max(width, 132))
@@ -95,6 +115,13 @@ class MainWindow(QMainWindow):
         menu.addAction(self.quit_action)
         self.addAction(self.quit_action)
 
+        tools = self.menuBar().addMenu("&Tools")
+        self.calculator_action = QAction("Fee &calculator…", self)
+        self.calculator_action.setShortcut(QKeySequence("Ctrl+K"))
+        self.calculator_action.triggered.connect(self.open_fee_calculator)
+        tools.addAction(self.calculator_action)
+        self.addAction(self.calculator_action)
+
     def _build_status_bar(self) -> None:
         bar = self.statusBar()
         bar.setObjectName("statusBar")
@@ -129,6 +156,8 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         for window in list(self.permit_windows.values()):
             window.close()
+        if self.fee_calculator is not None:
+            self.fee_calculator.close()
         if self.remember_geometry:
             settings.write(settings.MAIN_GEOMETRY, self.saveGeometry())
             settings.write(settings.MAIN_STATE, self.saveState())
@@ -145,6 +174,43 @@ class MainWindow(QMainWindow):
         self.permits_view.load()
         for window in self.permit_windows.values():
             window.reload()
+        if self.fee_schedules_view is not None and self.fee_schedules_view.loaded:
+            self.fee_schedules_view.load()
+        if self.fee_calculator is not None:
+            self._schedule_changed()
+
+    # --- sections ---------------------------------------------------------------------
+
+    def section_titles(self) -> list[str]:
+        return [title for title, _ in self.sections]
+
+    def show_section(self, title: str) -> QWidget:
+        """Select a section by its title (KeyError if this user does not have it)."""
+        row = self.section_titles().index(title) if title in self.section_titles() else -1
+        if row < 0:
+            raise KeyError(title)
+        self.nav.setCurrentRow(row)
+        return self.sections[row][1]
+
+    def _section_changed(self, row: int) -> None:
+        self.stack.setCurrentIndex(row)
+        widget = self.sections[row][1] if 0 <= row < len(self.sections) else None
+        view = self.fee_schedules_view
+        if view is not None and widget is view and not view.loaded:
+            view.load()
+
+    def _schedule_changed(self) -> None:
+        """A new fee schedule version: the calculator prices with it from now on."""
+        if self.fee_calculator is None:
+            return
+        try:
+            schedule = fees.fee_schedule(
+                self.database.uow(), self.clock, self.session.municipality_id
+            )
+        except DeskError as e:
+            dialogs.warn(self, "Fee calculator", str(e))
+            return
+        self.fee_calculator.set_schedule(schedule)
 
     def open_permit(self, permit_id: int) -> PermitWindow:
         """Show the permit's window, creating it the first time (one window per permit)."""
@@ -162,3 +228,30 @@ class MainWindow(QMainWindow):
 
     def _permit_closed(self, permit_id: int) -> None:
         self.permit_windows.pop(permit_id, None)
+
+    def open_fee_calculator(self) -> FeeCalculatorWindow | None:
+        """Tools → Fee calculator (Ctrl+K): one non-modal window, raised when already open."""
+        window = self.fee_calculator
+        if window is None:
+            try:
+                window = open_calculator(
+                    self.database,
+                    self.session,
+                    self.clock,
+                    self,
+                    remember_geometry=self.remember_geometry,
+                )
+            except DeskError as e:
+                dialogs.warn(self, "Fee calculator", str(e))
+                return None
+            window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            window.closed.connect(self._calculator_closed)
+            self.fee_calculator = window
+        window.show()
+        window.raise_()
+        window.activateWindow()
+        window.item_combo.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        return window
+
+    def _calculator_closed(self) -> None:
+        self.fee_calculator = None

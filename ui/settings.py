@@ -12,6 +12,8 @@ MAIN_STATE = "main/state"
 PERMITS_HEADER = "permits/header"
 LAST_USERNAME = "login/last_username"
 PERMIT_WINDOW_GEOMETRY = "permit_window/geometry"
+FEE_CALCULATOR_GEOMETRY = "fee_calculator/geometry"
+NEW_FEE_VERSION_GEOMETRY = "new_fee_version/geometry"
 
 
 def settings() -> QSettings:

@@ -78,6 +78,8 @@ class Quote:
     schedule_version: str
     effective_from: date
     lines: tuple[QuoteLine, ...] = field(default_factory=tuple)
+    admin_rate: Decimal = ZERO  # the version's administrative cost, for printed headings
+    round_up_to_dollar: bool = False
 
     @property
     def total(self) -> Decimal:
@@ -301,6 +303,8 @@ def price(
         schedule_version=version.label,
         effective_from=version.effective_from,
         lines=tuple(lines),
+        admin_rate=version.admin_rate,
+        round_up_to_dollar=version.round_up_to_dollar,
     )
 
 

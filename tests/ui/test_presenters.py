@@ -432,8 +432,10 @@ def test_views_for_screenshots_are_parsed_or_refused_in_one_line() -> None:
     assert parse_view("permits") == ViewSpec("permits")
     assert parse_view("permit:2026-0001") == ViewSpec("permit", "2026-0001", "summary")
     assert parse_view("permit:2026-0001:history") == ViewSpec("permit", "2026-0001", "history")
-    with pytest.raises(ValueError, match="unknown view 'fees'"):
-        parse_view("fees")
+    assert parse_view("fees") == ViewSpec("fees")
+    assert parse_view(" Calculator ") == ViewSpec("calculator")
+    with pytest.raises(ValueError, match=r"unknown view 'inspections'; use permits, .* calculator"):
+        parse_view("inspections")
     with pytest.raises(ValueError, match="unknown view 'permit:'"):
         parse_view("permit:")
 

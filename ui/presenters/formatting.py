@@ -47,6 +47,14 @@ def format_amount(amount: Decimal | None) -> str:
     return format_money(amount)
 
 
+def format_percent(rate: Decimal) -> str:
+    """A fraction as the ordinance writes it: Decimal('0.40') -> '40 %', '0.125' -> '12.5 %'."""
+    value = (rate * 100).normalize()
+    if value == value.to_integral_value():
+        value = value.quantize(Decimal(1))
+    return f"{value} %"
+
+
 def count_of(n: int, singular: str, plural: str | None = None) -> str:
     """'1 permit', '1,234 permits'."""
     noun = singular if n == 1 else (plural or singular + "s")

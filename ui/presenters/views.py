@@ -1,16 +1,18 @@
-"""The --view argument of screenshot mode: 'permits', 'permit:NUMBER' or 'permit:NUMBER:TAB'."""
+"""The --view argument of screenshot mode: 'permits', 'permit:NUMBER', 'permit:NUMBER:TAB',
+'fees' (Administration → Fee schedules) or 'calculator' (the fee calculator)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 PERMIT_TABS = ("summary", "history")
-VIEW_HELP = "permits, permit:NUMBER or permit:NUMBER:history"
+VIEW_HELP = "permits, permit:NUMBER, permit:NUMBER:history, fees or calculator"
+SECTIONS = ("permits", "fees", "calculator")
 
 
 @dataclass(frozen=True)
 class ViewSpec:
-    section: str  # 'permits' or 'permit'
+    section: str  # 'permits', 'permit', 'fees' or 'calculator'
     permit_number: str = ""
     tab: str = "summary"
 
@@ -18,8 +20,8 @@ class ViewSpec:
 def parse_view(text: str) -> ViewSpec:
     """Raise ValueError with a one-line message for a view that does not exist."""
     raw = text.strip()
-    if raw.lower() == "permits":
-        return ViewSpec("permits")
+    if raw.lower() in SECTIONS:
+        return ViewSpec(raw.lower())
     parts = raw.split(":")
     if parts[0].lower() == "permit" and len(parts) in (2, 3) and parts[1].strip():
         tab = parts[2].strip().lower() if len(parts) == 3 else "summary"

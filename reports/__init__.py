@@ -1,0 +1,1 @@
+"""Renderers: report data in, .pdf and .xlsx out. No queries here (ARCHITECTURE.md)."""
