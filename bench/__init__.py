@@ -1,0 +1,1 @@
+"""Speed targets, measured on a 100,000-permit demo database (`make bench`)."""

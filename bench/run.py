@@ -1,0 +1,365 @@
+"""`make bench`: the speed targets of ARCHITECTURE.md, each beside its floor.
+
+1. Building the 100,000-permit demo database (`permitdesk demo --years 20 --per-year 5000`),
+   cached in bench/.cache and rebuilt when the spec, the generator or the schema changes.
+2. Process start to the main window shown on it (a `--screenshot` run), against a bare
+   QMainWindow shown and grabbed by a fresh process.
+3. Search-as-you-type: count + first page of 200 per typed text, as the permits view runs it per
+   keystroke, against the same SQL statements replayed with the sqlite3 module.
+4. The first page of the list (empty search, default sort), against the same floor.
+
+It prints a table and exits 0 whatever the figures (a measurement, not a test); 1 if something
+could not be measured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import random
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+CACHE = Path(__file__).resolve().parent / ".cache"
+DB_PATH = CACHE / "bench100k.db"
+STAMP = CACHE / "bench100k.json"
+YEARS, PER_YEAR, SEED = 20, 5000, 1
+WINDOW_RUNS = 3
+SEARCH_ROUNDS = 3
+PAGE_ROUNDS = 5
+
+FLOOR_WINDOW = """
+import sys
+from PySide6.QtCore import QEventLoop
+from PySide6.QtWidgets import QApplication, QMainWindow
+app = QApplication(sys.argv[:1])
+window = QMainWindow()
+window.resize(1280, 800)
+window.show()
+for _ in range(3):
+    app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+if not window.grab().save(sys.argv[1]):
+    sys.exit("cannot save the grab")
+"""
+
+
+@dataclass
+class Row:
+    metric: str
+    value: float | None  # seconds
+    floor: float | None = None
+    target: str = ""
+    passed: bool | None = None
+    note: str = ""
+
+
+def _fmt(seconds: float | None) -> str:
+    if seconds is None:
+        return "—"
+    return f"{seconds:.1f} s" if seconds >= 1 else f"{seconds * 1000:.1f} ms"
+
+
+def _percentile(values: list[float], p: int) -> float:
+    return statistics.quantiles(values, n=100, method="inclusive")[p - 1]
+
+
+# --- 1. the database -----------------------------------------------------------------------
+
+
+def _generator_stamp() -> dict[str, Any]:
+    from db.demo import DemoSpec
+    from db.migrate import head_revision
+
+    digest = hashlib.sha256()
+    for name in ("db/demo.py", "desk/demo_data.py", "db/tracking.py", "desk/domain/search.py"):
+        digest.update((ROOT / name).read_bytes())
+    spec = DemoSpec(years=YEARS, per_year=PER_YEAR, seed=SEED)
+    fields = {k: v for k, v in asdict(spec).items() if k != "today"}
+    return {"spec": fields, "generator": digest.hexdigest()[:16], "schema": head_revision()}
+
+
+def _progress(done: int, total: int) -> None:
+    if sys.stderr.isatty():
+        print(f"\r  {done:,} / {total:,} permits", end="", file=sys.stderr, flush=True)
+        if done == total:
+            print(file=sys.stderr)
+
+
+def ensure_database(rebuild: bool) -> Row:
+    """Build the demo database unless the cached one was built from the same spec."""
+    from db.database import open_database
+    from db.demo import DemoSpec, build_demo
+    from db.engine import sqlite_url
+
+    wanted = _generator_stamp()
+    stamp: dict[str, Any] = {}
+    if STAMP.exists():
+        try:
+            stamp = json.loads(STAMP.read_text("utf-8"))
+        except (OSError, ValueError):
+            stamp = {}
+    cached = (
+        not rebuild
+        and DB_PATH.exists()
+        and all(stamp.get(k) == v for k, v in wanted.items())
+        and isinstance(stamp.get("seconds"), int | float)
+    )
+    target = "≤ 60 s"
+    if cached:
+        seconds = float(stamp["seconds"])
+        note = f"cached, built {stamp.get('built_at', '?')}"
+        return Row("generate 100k permits", seconds, None, target, seconds <= 60, note)
+    CACHE.mkdir(parents=True, exist_ok=True)
+    (CACHE / ".gitignore").write_text("*\n", "utf-8")
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{DB_PATH}{suffix}").unlink(missing_ok=True)
+    STAMP.unlink(missing_ok=True)
+    print(f"Building {DB_PATH} ({YEARS} years × {PER_YEAR:,} permits)…", file=sys.stderr)
+    started = time.perf_counter()
+    database = open_database(sqlite_url(DB_PATH))
+    try:
+        build_demo(
+            database, DemoSpec(years=YEARS, per_year=PER_YEAR, seed=SEED), progress=_progress
+        )
+    finally:
+        database.close()
+    seconds = time.perf_counter() - started
+    stamp = {**wanted, "seconds": round(seconds, 2), "built_at": datetime.now().isoformat("T")}
+    STAMP.write_text(json.dumps(stamp, indent=2) + "\n", "utf-8")
+    return Row("generate 100k permits", seconds, None, target, seconds <= 60, "built now")
+
+
+# --- 2. the window ---------------------------------------------------------------------------
+
+
+def _timed_run(args: list[str]) -> float:
+    env = {**os.environ, "QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen")}
+    started = time.perf_counter()
+    done = subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    seconds = time.perf_counter() - started
+    if done.returncode != 0:
+        tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
+        raise RuntimeError(f"exit {done.returncode}: {' / '.join(tail)}")
+    return seconds
+
+
+def measure_window() -> Row:
+    target = "≤ 1.5 s"
+    with tempfile.TemporaryDirectory() as tmp:
+        shot = str(Path(tmp) / "window.png")
+        floor_shot = str(Path(tmp) / "floor.png")
+        gui = [
+            sys.executable,
+            "-m",
+            "permitdesk",
+            "gui",
+            "--db",
+            str(DB_PATH),
+            "--screenshot",
+            shot,
+            "--view",
+            "permits",
+        ]
+        floor = [sys.executable, "-c", FLOOR_WINDOW, floor_shot]
+        try:
+            _timed_run(floor)  # warm-up runs: Qt and the app from the OS file cache
+            _timed_run(gui)
+            value = statistics.median(_timed_run(gui) for _ in range(WINDOW_RUNS))
+        except (RuntimeError, subprocess.TimeoutExpired) as e:
+            return Row("start to main window", None, None, target, None, f"error: {e}")
+        floor_s = statistics.median(_timed_run(floor) for _ in range(WINDOW_RUNS))
+    note = f"median of {WINDOW_RUNS}; floor = bare QMainWindow shown and grabbed"
+    return Row("start to main window", value, floor_s, target, value <= 1.5, note)
+
+
+# --- 3 and 4. the list and the search ----------------------------------------------------------
+
+
+def typed_texts(conn: sqlite3.Connection, count: int = 50) -> list[str]:
+    """What clerks type, taken from the data so that every text finds permits: permit-number
+    prefixes, street names, owners' and contractors' names, parcel numbers."""
+    rng = random.Random(7)
+
+    def column(sql: str) -> list[str]:
+        return sorted({r[0] for r in conn.execute(sql) if r[0]})
+
+    prefixes = column("SELECT substr(number, 1, 7) FROM permit WHERE number IS NOT NULL")
+    numbers = [*rng.sample(prefixes, 13), rng.choice(prefixes)[:4]]
+    streets = []
+    for street in rng.sample(column("SELECT DISTINCT street FROM parcel"), 14):
+        core = " ".join(street.lower().split()[1:-1])  # 'n port washington rd' -> 'port washington'
+        streets.append(core[: rng.randint(4, max(4, min(len(core), 10)))].rstrip())
+    common = [
+        r[0]
+        for r in conn.execute(
+            "SELECT last_name, COUNT(*) n FROM party WHERE kind = 'person' AND last_name != '' "
+            "GROUP BY last_name ORDER BY n DESC, last_name LIMIT 60"
+        )
+    ]
+    owners = [name.lower()[: rng.randint(4, 6)] for name in rng.sample(common, 14)]
+    firms = column(
+        "SELECT DISTINCT pa.name FROM party pa JOIN permit_party pp ON pp.party_id = pa.id "
+        "WHERE pp.role IN ('contractor', 'plumber', 'electrician', 'hvac_contractor')"
+    )
+    contractors = [name.lower().split()[0][:6] for name in rng.sample(firms, 5)]
+    pins = [p[:7] for p in rng.sample(column("SELECT pin FROM parcel"), 4)]
+    texts = numbers + streets + owners + contractors + pins
+    return texts[:count]
+
+
+@dataclass
+class Timed:
+    seconds: list[float]
+    statements: list[list[tuple[str, Any]]]  # per text: the SELECTs SQLAlchemy sent
+
+
+def time_app_queries(texts: list[str], rounds: int) -> Timed:
+    """count_permits + search_permits (first page, default sort) per text, on a read
+    connection, as the permits view does per keystroke; the median of `rounds` per text."""
+    from sqlalchemy import event
+
+    from db import queries
+    from db.database import open_database
+    from db.engine import sqlite_url
+
+    database = open_database(sqlite_url(DB_PATH), create=False, migrate=False)
+    captured: list[tuple[str, Any]] = []
+
+    def capture(_c: Any, _cur: Any, statement: str, params: Any, _ctx: Any, _many: bool) -> None:
+        if statement.lstrip().upper().startswith("SELECT"):
+            captured.append((statement, params))
+
+    try:
+        with database.read() as conn:
+            municipality = queries.first_municipality(conn)
+            assert municipality is not None
+            mid = municipality[0]
+            statements: list[list[tuple[str, Any]]] = []
+            event.listen(database.engine, "before_cursor_execute", capture)
+            for text in texts:  # warm-up, and the SQL for the floor
+                captured.clear()
+                queries.count_permits(conn, mid, text)
+                queries.search_permits(conn, mid, text)
+                statements.append(list(captured))
+            event.remove(database.engine, "before_cursor_execute", capture)
+            samples: list[list[float]] = [[] for _ in texts]
+            for _ in range(rounds):
+                for i, text in enumerate(texts):
+                    started = time.perf_counter()
+                    queries.count_permits(conn, mid, text)
+                    queries.search_permits(conn, mid, text)
+                    samples[i].append(time.perf_counter() - started)
+    finally:
+        database.close()
+    return Timed([statistics.median(s) for s in samples], statements)
+
+
+def time_raw_queries(statements: list[list[tuple[str, Any]]], rounds: int) -> list[float]:
+    """The floor: the same statements and parameters through the sqlite3 module."""
+    conn = sqlite3.connect(f"file:{DB_PATH}?mode=ro", uri=True)
+    try:
+        for group in statements:  # warm-up
+            for sql, params in group:
+                conn.execute(sql, params).fetchall()
+        samples: list[list[float]] = [[] for _ in statements]
+        for _ in range(rounds):
+            for i, group in enumerate(statements):
+                started = time.perf_counter()
+                for sql, params in group:
+                    conn.execute(sql, params).fetchall()
+                samples[i].append(time.perf_counter() - started)
+    finally:
+        conn.close()
+    return [statistics.median(s) for s in samples]
+
+
+def measure_search() -> tuple[list[Row], list[tuple[str, float, float]]]:
+    conn = sqlite3.connect(f"file:{DB_PATH}?mode=ro", uri=True)
+    try:
+        texts = typed_texts(conn)
+    finally:
+        conn.close()
+    app = time_app_queries(texts, SEARCH_ROUNDS)
+    floor = time_raw_queries(app.statements, SEARCH_ROUNDS)
+    p50, p95 = _percentile(app.seconds, 50), _percentile(app.seconds, 95)
+    f50, f95 = _percentile(floor, 50), _percentile(floor, 95)
+    ok = p95 <= 0.050 and p95 <= 2 * f95
+    rows = [
+        Row("search p50 (count + page)", p50, f50, "", None, f"{len(texts)} typed texts"),
+        Row("search p95 (count + page)", p95, f95, "≤ 50 ms, ≤ 2× floor", ok),
+    ]
+    detail = sorted(zip(texts, app.seconds, floor, strict=True), key=lambda x: -x[1])
+    return rows, detail
+
+
+def measure_first_page() -> Row:
+    app = time_app_queries([""], PAGE_ROUNDS)
+    floor = time_raw_queries(app.statements, PAGE_ROUNDS)
+    value, floor_s = app.seconds[0], floor[0]
+    ok = value <= 0.050 and value <= 2 * floor_s
+    return Row("first page (empty search)", value, floor_s, "≤ 50 ms, ≤ 2× floor", ok)
+
+
+# --- the table -------------------------------------------------------------------------------
+
+
+def print_table(rows: list[Row]) -> None:
+    header = ("metric", "value", "floor", "ratio", "target", "result")
+    lines = []
+    for r in rows:
+        ratio = f"{r.value / r.floor:.2f}×" if r.value is not None and r.floor else "—"
+        result = "—" if r.passed is None else ("PASS" if r.passed else "MISS")
+        if r.value is None and r.note.startswith("error"):
+            result = "ERROR"
+        lines.append((r.metric, _fmt(r.value), _fmt(r.floor), ratio, r.target or "—", result))
+    widths = [max(len(str(x[i])) for x in [header, *lines]) for i in range(len(header))]
+    rule = "  ".join("-" * w for w in widths)
+    print("  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)))
+    print(rule)
+    for line in lines:
+        print("  ".join(str(c).ljust(w) for c, w in zip(line, widths, strict=True)))
+    print(rule)
+    for r in rows:
+        if r.note:
+            print(f"{r.metric}: {r.note}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.run", description=__doc__)
+    parser.add_argument("--rebuild", action="store_true", help="rebuild the demo database")
+    parser.add_argument("--no-window", action="store_true", help="skip the window timing")
+    parser.add_argument("--detail", action="store_true", help="list every typed text's time")
+    args = parser.parse_args(argv)
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    sys.path.insert(0, str(ROOT))
+
+    rows = [ensure_database(args.rebuild)]
+    steps: list[Callable[[], Row]] = [] if args.no_window else [measure_window]
+    for step in steps:
+        rows.append(step())
+    search_rows, detail = measure_search()
+    rows.extend(search_rows)
+    rows.append(measure_first_page())
+    print()
+    print_table(rows)
+    if args.detail:
+        print("\nslowest typed texts (app, floor):")
+        for text, app_s, floor_s in detail:
+            print(f"  {text!r:14} {_fmt(app_s):>9} {_fmt(floor_s):>9}")
+    return 1 if any(r.note.startswith("error") for r in rows) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,905 @@
+"""`permitdesk demo`: a demo database with years of plausible permits, fast.
+
+Users and the municipality are created through the services (so their passwords and audit
+rows are real). The bulk data (parcels, parties, credentials, permits, their parties, the
+permits list's search index and one audit row per step of each permit) is planned in memory
+with one seeded `random.Random` and written with Core executemany inserts in one transaction:
+100,000 permits take well under a minute on SQLite.
+
+The vocabularies and the rules of what is plausible live in desk/demo_data.py.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import multiprocessing
+import os
+import random
+import threading
+import time
+from bisect import bisect_left
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta
+from itertools import accumulate
+from operator import itemgetter
+from typing import Any
+
+from sqlalchemy import Connection, Dialect, func, insert, select, text
+
+from db import schema
+from db.database import Database
+from db.numbering import set_at_least
+from db.tracking import listing_row
+from desk import demo_data as dd
+from desk.clock import FixedClock
+from desk.domain.enums import (
+    NUMBERED_STATUSES,
+    PartyKind,
+    PartyRole,
+    PermitStatus,
+    Role,
+)
+from desk.domain.kinds import PermitKind, kinds_for
+from desk.domain.numbering import PERMIT_SERIES, format_number
+from desk.errors import ValidationError
+from desk.services.setup import ensure_municipality, shipped_profiles
+from desk.services.users import create_first_administrator, create_user
+
+
+@dataclass(frozen=True)
+class DemoSpec:
+    municipality: str = "glendale"
+    years: int = 3
+    per_year: int = 400
+    seed: int = 1
+    today: date | None = None  # None = date.today(); tests pass a fixed date
+
+
+DEMO_PASSWORD = "permitdesk"
+DEMO_USERS: tuple[tuple[str, str, set[Role]], ...] = (
+    ("admin", "Alex Administrator", {Role.ADMINISTRATOR}),
+    ("clerk", "Carol Clerk", {Role.CLERK}),
+    ("inspector", "Ivan Inspector", {Role.INSPECTOR}),
+    ("engineer", "Erin Engineer", {Role.ENGINEER}),
+    ("treasurer", "Terry Treasurer", {Role.TREASURER}),
+)
+CHUNK = 5_000
+PRICE_INFLATION = 0.03  # construction costs per year, for the valuations of older permits
+
+
+def is_demo(conn: Connection) -> bool:
+    """True when the database was made by `permitdesk demo` (its municipality says so)."""
+    for (settings,) in conn.execute(select(schema.municipality.c.settings)):
+        if isinstance(settings, dict) and settings.get("demo") is True:
+            return True
+    return False
+
+
+# --- the plan: everything generated in memory first ----------------------------------------
+
+
+@dataclass
+class _Town:
+    parcels: list[dict[str, Any]] = field(default_factory=list)
+    parties: list[dict[str, Any]] = field(default_factory=list)
+    credentials: list[dict[str, Any]] = field(default_factory=list)
+    owner_of_parcel: list[int] = field(default_factory=list)  # party id by parcel index
+    residential: list[int] = field(default_factory=list)  # parcel indexes
+    business: list[int] = field(default_factory=list)
+    holding_owners: list[int] = field(default_factory=list)  # party ids of owner LLCs
+    pools: dict[str, tuple[list[int], list[float]]] = field(default_factory=dict)
+    owners: int = 0
+    contractors: int = 0
+    designers: int = 0
+
+
+@dataclass(frozen=True)
+class _Event:
+    at: datetime
+    index: int  # permit index
+    step: str  # create, review, issue, start, finish
+
+
+def _window(spec: DemoSpec, today: date) -> date:
+    """The first day of the `years` years that end on `today`."""
+    try:
+        start = today.replace(year=today.year - spec.years)
+    except ValueError:  # 29 February
+        start = today.replace(year=today.year - spec.years, day=28)
+    return start + timedelta(days=1)
+
+
+class _Ids:
+    """Explicit ids after those already in the database (so rows can refer to each other)."""
+
+    def __init__(self, conn: Connection) -> None:
+        def top(table: Any) -> int:
+            return int(conn.execute(select(func.max(table.c.id))).scalar_one() or 0)
+
+        self.parcel = top(schema.parcel)
+        self.party = top(schema.party)
+        self.permit = top(schema.permit)
+
+
+def _plan_town(
+    rng: random.Random,
+    spec: DemoSpec,
+    today: date,
+    municipality_id: int,
+    ids: _Ids,
+    city: str,
+    total_permits: int,
+) -> _Town:
+    town = _Town()
+    streets = dd.streets_for(spec.municipality)
+    n_parcels = max(50, total_permits // 4)
+
+    def new_party(**values: Any) -> int:
+        pid = ids.party + len(town.parties) + 1
+        row = {
+            "id": pid,
+            "kind": PartyKind.PERSON,
+            "name": "",
+            "first_name": "",
+            "last_name": "",
+            "address_line1": "",
+            "address_line2": "",
+            "city": "",
+            "state": "WI",
+            "zip": "",
+            "phone": "",
+            "email": "",
+        }
+        row.update(values)
+        town.parties.append(row)
+        return pid
+
+    # Parcels: distinct house numbers on the town's streets, condominium units if they run out.
+    slots = [
+        (si, number)
+        for si, s in enumerate(streets)
+        for number in range(s.low + si % 2 * 2, s.high, 2)
+    ]
+    picked = sorted(rng.sample(slots, min(n_parcels, len(slots))))
+    units: list[tuple[int, int, str]] = [(si, n, "") for si, n in picked]
+    condos: dict[tuple[int, int], int] = {}
+    while len(units) < n_parcels:
+        si, n, _ = units[rng.randrange(len(picked))]
+        condos[si, n] = condos.get((si, n), 100) + 1
+        units.append((si, n, str(condos[si, n])))
+    for ordinal, (si, number, unit) in enumerate(units):
+        s = streets[si]
+        if unit:
+            district = "R-3"
+        elif s.arterial and rng.random() < 0.6:
+            district = s.zoning if s.zoning in dd.BUSINESS_DISTRICTS else "B-1"
+        elif s.zoning in dd.RESIDENTIAL_DISTRICTS:
+            district = s.zoning if rng.random() < 0.85 else rng.choice(dd.RESIDENTIAL_DISTRICTS)
+        else:
+            district = "R-3"
+        lo, hi = dd.LOT_AREA[district]
+        town.parcels.append(
+            {
+                "id": ids.parcel + ordinal + 1,
+                "municipality_id": municipality_id,
+                "pin": dd.pin_for(si, ordinal),
+                "house_number": str(number),
+                "street": s.name,
+                "unit": unit,
+                "city": city,
+                "zip": s.zip,
+                "legal_description": (
+                    f"Unit {unit}, {s.subdivision} Condominium"
+                    if unit
+                    else dd.legal_description(rng, s, number, district)
+                ),
+                "zoning_district": district,
+                "lot_area_sqft": rng.randint(lo, hi) // 10 * 10,
+            }
+        )
+        (town.business if district in dd.BUSINESS_DISTRICTS else town.residential).append(ordinal)
+    # Every kind needs somewhere to happen.
+    need = max(3, n_parcels // 25)
+    while len(town.business) < need and len(town.residential) > need:
+        moved = town.residential.pop(rng.randrange(len(town.residential)))
+        town.parcels[moved]["zoning_district"] = "B-1"
+        town.business.append(moved)
+    town.business.sort()
+
+    # Owners.
+    org_ids: dict[str, int] = {}
+
+    def org(name: str, line1: str, org_city: str, zip_code: str, state: str = "WI") -> int:
+        if name not in org_ids:
+            org_ids[name] = new_party(
+                kind=PartyKind.ORGANIZATION,
+                name=name,
+                address_line1=line1,
+                city=org_city,
+                state=state,
+                zip=zip_code,
+                phone=dd.phone(rng),
+            )
+        return org_ids[name]
+
+    def holding_name() -> str:
+        pattern = rng.choice(dd.OWNER_ORG_PATTERNS)
+        return pattern.format(
+            surname=dd.surname(rng),
+            place=rng.choice(dd.PLACE_WORDS),
+            street=rng.choice(streets).name.split(" ", 1)[1].rsplit(" ", 1)[0],
+        )
+
+    landlords = [holding_name() for _ in range(max(3, n_parcels // 60))]
+    for parcel in town.parcels:
+        address = f"{parcel['house_number']} {parcel['street']}"
+        if parcel["unit"]:
+            address += f" Unit {parcel['unit']}"
+        business = parcel["zoning_district"] in dd.BUSINESS_DISTRICTS
+        r = rng.random()
+        if business:
+            if r < 0.12:
+                name = rng.choice(dd.INSTITUTIONS)
+            elif r < 0.35:
+                name = rng.choice(landlords)
+            else:
+                name = holding_name()
+            if name in org_ids:
+                owner = org_ids[name]
+            else:
+                elsewhere = name not in dd.INSTITUTIONS and rng.random() < 0.5
+                a = dd.business_address(rng) if elsewhere else None
+                owner = org(
+                    name,
+                    a.line1 if a else address,
+                    a.city if a else city,
+                    a.zip if a else parcel["zip"],
+                )
+                town.holding_owners.append(owner)
+        elif r < 0.05:
+            a = dd.business_address(rng)
+            owner = org(rng.choice(landlords), a.line1, a.city, a.zip)
+            if owner not in town.holding_owners:
+                town.holding_owners.append(owner)
+        elif r < 0.09:
+            name = f"{dd.surname(rng)} Family Trust"
+            owner = org(name, address, city, parcel["zip"])
+        else:
+            person = dd.person_name(rng)
+            away = rng.random() < 0.06
+            if away:
+                away_city, state, zip_code = rng.choice(dd.AWAY_ADDRESSES)
+                line1 = f"{rng.randint(100, 9999)} {rng.choice(dd.BUSINESS_STREETS)}"
+            else:
+                away_city, state, zip_code, line1 = city, "WI", parcel["zip"], address
+            email = ""
+            if rng.random() < 0.2:
+                user = dd.slug(person.first[0] + person.last)
+                email = f"{user}{rng.randint(1, 99)}@example.com"
+            owner = new_party(
+                kind=PartyKind.PERSON,
+                name=person.display,
+                first_name=person.first,
+                last_name=person.last,
+                address_line1=line1,
+                city=away_city,
+                state=state,
+                zip=zip_code,
+                phone=dd.phone(rng) if rng.random() < 0.7 else "",
+                email=email,
+            )
+        town.owner_of_parcel.append(owner)
+    town.owners = len(town.parties)
+
+    # Contractors and designers, with their state credentials.
+    taken: set[str] = set(org_ids)
+    n_contractors = min(600, max(20, round(total_permits * 0.02)))
+
+    def company(words: tuple[str, ...], kinds: Sequence[Any]) -> int:
+        name = dd.company_name(rng, words, taken)
+        a = dd.business_address(rng)
+        pid = new_party(
+            kind=PartyKind.ORGANIZATION,
+            name=name,
+            address_line1=a.line1,
+            city=a.city,
+            zip=a.zip,
+            phone=dd.phone(rng),
+            email=f"office@{dd.slug(name)[:24]}.example.com",
+        )
+        for kind in kinds:
+            town.credentials.append(
+                {
+                    "party_id": pid,
+                    "kind": kind,
+                    "number": dd.credential_number(rng, kind),
+                    "issuing_state": "WI",
+                    "expires_on": dd.credential_expiry(rng, today),
+                }
+            )
+        return pid
+
+    for trade in dd.TRADES:
+        members = [
+            company(trade.words, trade.credentials)
+            for _ in range(max(2, round(n_contractors * trade.share)))
+        ]
+        rng.shuffle(members)  # a few busy firms, many occasional ones
+        weights = [1.0 / (rank + 1) ** 0.8 for rank in range(len(members))]
+        town.pools[trade.key] = (members, list(accumulate(weights)))
+    town.contractors = len(town.parties) - town.owners
+    n_designers = max(3, n_contractors // 12)
+    designers = []
+    for _ in range(n_designers):
+        words, kind = rng.choice(dd.DESIGNER_WORDS)
+        designers.append(company((words,), (kind,)))
+    town.pools["designer"] = (designers, list(accumulate([1.0] * len(designers))))
+    town.designers = n_designers
+    return town
+
+
+@dataclass
+class _PermitPlan:
+    rows: list[dict[str, Any]]
+    parties: list[list[tuple[PartyRole, int]]]
+    parcel_index: list[int]
+    events: list[_Event]
+    created_at: list[datetime]
+    applied_from: date
+
+
+def _plan_permits(
+    rng: random.Random,
+    spec: DemoSpec,
+    today: date,
+    municipality_id: int,
+    ids: _Ids,
+    town: _Town,
+    kinds: tuple[PermitKind, ...],
+    now_cap: datetime | None,
+    inspector: int,
+) -> _PermitPlan:
+    total = spec.years * spec.per_year
+    first_day = _window(spec, today)
+    days = dd.office_days(first_day, today)
+    applied = sorted(
+        rng.choices(days, weights=[dd.MONTH_WEIGHT[d.month - 1] for d in days], k=total)
+    )
+    # The kind of each permit, drawn month by month (roofs in summer, furnaces in the fall).
+    kind_of: list[PermitKind] = [kinds[0]] * total
+    by_month: dict[int, list[int]] = {m: [] for m in range(1, 13)}
+    for i, d in enumerate(applied):
+        by_month[d.month].append(i)
+    for month, indexes in by_month.items():
+        drawn = rng.choices(kinds, [dd.kind_weight(k.code, month) for k in kinds], k=len(indexes))
+        for i, k in zip(indexes, drawn, strict=True):
+            kind_of[i] = k
+
+    price_index = {
+        y: (1 + PRICE_INFLATION) ** (y - today.year) for y in range(first_day.year, today.year + 1)
+    }
+    offsets: dict[date, timedelta] = {}
+
+    def utc(d: date, minute: int) -> datetime:
+        off = offsets.get(d)
+        if off is None:
+            off = offsets[d] = timedelta(hours=-dd.central_utc_offset_hours(d))
+        at = datetime(d.year, d.month, d.day, tzinfo=UTC) + timedelta(minutes=minute) + off
+        return at if now_cap is None or at <= now_cap else now_cap
+
+    rows: list[dict[str, Any]] = []
+    party_lists: list[list[tuple[PartyRole, int]]] = []
+    parcel_index: list[int] = []
+    events: list[_Event] = []
+    created_at: list[datetime] = []
+    residential, business = town.residential, town.business
+    for i in range(total):
+        k = kind_of[i]
+        code = k.code
+        day = applied[i]
+        if code in dd.COMMERCIAL_KINDS or (code in dd.MIXED_KINDS and rng.random() < 0.15):
+            pi = rng.choice(business)
+        else:
+            pi = rng.choice(residential)
+        work = dd.describe(code, rng, price_index[day.year])
+        lc = dd.lifecycle(rng, code, k.trade, day, today)
+
+        owner = town.owner_of_parcel[pi]
+        roles = [(PartyRole.BUILDING_OWNER, owner)]
+        if town.holding_owners and rng.random() < 0.04:
+            roles.append((PartyRole.LAND_OWNER, rng.choice(town.holding_owners)))
+        else:
+            roles.append((PartyRole.LAND_OWNER, owner))
+        contractor: tuple[PartyRole, int] | None = None
+        trade = dd.KIND_TRADE.get(code)
+        if trade is not None and rng.random() < trade[1]:
+            members, cum = town.pools[trade[0]]
+            pid = members[bisect_left(cum, rng.random() * cum[-1])]
+            contractor = (dd.TRADES_BY_KEY[trade[0]].role, pid)
+        by_trade = trade is not None and trade[0] in ("plumber", "electrician", "hvac")
+        if contractor is not None and rng.random() < (0.92 if by_trade else 0.6):
+            roles.append((PartyRole.APPLICANT, contractor[1]))
+        else:
+            roles.append((PartyRole.APPLICANT, owner))
+        if contractor is not None:
+            roles.append(contractor)
+        if rng.random() < dd.KIND_DESIGNER.get(code, 0.0):
+            members, _ = town.pools["designer"]
+            roles.append((PartyRole.DESIGNER, rng.choice(members)))
+
+        rows.append(
+            {
+                "id": ids.permit + i + 1,
+                "municipality_id": municipality_id,
+                "number": None,
+                "kind": code,
+                "permit_class": k.permit_class,
+                "work_class": k.work_class,
+                "description": work.description,
+                "parcel_id": town.parcels[pi]["id"],
+                "valuation": work.valuation,
+                "floor_area_sqft": work.floor_area_sqft,
+                "areas": work.areas,
+                "dwelling_units": work.dwelling_units,
+                "status": lc.status,
+                "applied_on": day,
+                "issued_on": lc.issued_on,
+                "expires_on": lc.expires_on,
+                "commenced_on": lc.commenced_on,
+                "completed_on": lc.completed_on,
+                "status_date": lc.status_date,
+                "issued_by_id": inspector if lc.issued_on is not None else None,
+            }
+        )
+        party_lists.append(roles)
+        parcel_index.append(pi)
+
+        # The steps of its history, each at an office hour; same-day steps follow each other.
+        steps: list[tuple[str, date]] = [("create", day)]
+        if lc.issued_on is None:
+            if lc.reviewed_on is not None:
+                steps.append(("review", lc.reviewed_on))
+        else:
+            steps.append(("issue", lc.issued_on))
+            # A completed permit's start is entered with its final inspection, in one step.
+            if lc.commenced_on is not None and lc.status != PermitStatus.COMPLETED:
+                steps.append(("start", lc.commenced_on))
+            if lc.status not in (PermitStatus.ISSUED, PermitStatus.WORK_STARTED):
+                steps.append(("finish", lc.status_date))
+        minute = 0
+        prev: date | None = None
+        for step, d in steps:
+            if d == prev:
+                minute = min(minute + 10 + int(rng.random() * 81), 17 * 60 + 30)
+            else:
+                minute = 8 * 60 + int(rng.random() * (7 * 60 + 31))
+            prev = d
+            events.append(_Event(utc(d, minute), i, step))
+        created_at.append(events[-len(steps)].at)
+
+    # Numbers in the order of issue (15.1.6(c)): by issue date, then by id, per year.
+    numbered = sorted(
+        (r for r in rows if r["status"] in NUMBERED_STATUSES),
+        key=lambda r: (r["issued_on"], r["id"]),
+    )
+    seq: dict[int, int] = {}
+    for r in numbered:
+        year = r["issued_on"].year
+        seq[year] = seq.get(year, 0) + 1
+        r["number"] = format_number(year, seq[year])
+    events.sort(key=lambda e: (e.at, e.index, _STEP_ORDER[e.step]))
+    return _PermitPlan(rows, party_lists, parcel_index, events, created_at, first_day)
+
+
+_STEP_ORDER = {"create": 0, "review": 1, "issue": 2, "start": 3, "finish": 4}
+
+
+def _iso(d: date | None) -> str | None:
+    return None if d is None else d.isoformat()
+
+
+def _ch(name: str, old: str | None, new: str | None) -> dict[str, str | None]:
+    return {"field": name, "old": old, "new": new}
+
+
+def _audit_row(event: _Event, row: dict[str, Any], users: dict[str, int]) -> dict[str, Any]:
+    """The audit row of one step, with values rendered as db.tracking renders them."""
+    status = row["status"].value
+    user = users["inspector"]
+    step = event.step
+    if step == "create":
+        user = users["clerk"]
+        changes = [
+            _ch("municipality_id", None, str(row["municipality_id"])),
+            _ch("kind", None, row["kind"]),
+            _ch("permit_class", None, row["permit_class"].value),
+            _ch("work_class", None, row["work_class"].value),
+            _ch("description", None, row["description"]),
+            _ch("parcel_id", None, str(row["parcel_id"])),
+            _ch("valuation", None, f"{row['valuation']:.2f}"),
+            _ch("floor_area_sqft", None, str(row["floor_area_sqft"])),
+        ]
+        if row["areas"]:
+            changes.append(_ch("areas", None, json.dumps(row["areas"], sort_keys=True)))
+        applied = row["applied_on"].isoformat()
+        changes += [
+            _ch("dwelling_units", None, str(row["dwelling_units"])),
+            _ch("status", None, "applied"),
+            _ch("applied_on", None, applied),
+            _ch("status_date", None, applied),
+        ]
+    elif step == "review":
+        if status == "withdrawn":
+            user = users["clerk"]
+        changes = [
+            _ch("status", "applied", status),
+            _ch("status_date", row["applied_on"].isoformat(), _iso(row["status_date"])),
+        ]
+    elif step == "issue":
+        issued = row["issued_on"].isoformat()
+        changes = [
+            _ch("number", None, row["number"]),
+            _ch("status", "applied", "issued"),
+            _ch("issued_on", None, issued),
+        ]
+        if row["expires_on"] is not None:
+            changes.append(_ch("expires_on", None, row["expires_on"].isoformat()))
+        changes += [
+            _ch("status_date", row["applied_on"].isoformat(), issued),
+            _ch("issued_by_id", None, str(row["issued_by_id"])),
+        ]
+    elif step == "start":
+        commenced = row["commenced_on"].isoformat()
+        changes = [
+            _ch("status", "issued", "work_started"),
+            _ch("commenced_on", None, commenced),
+            _ch("status_date", row["issued_on"].isoformat(), commenced),
+        ]
+    elif status == "completed":  # the final inspection: started and completed
+        changes = [
+            _ch("status", "issued", status),
+            _ch("commenced_on", None, row["commenced_on"].isoformat()),
+            _ch("completed_on", None, row["completed_on"].isoformat()),
+            _ch("status_date", row["issued_on"].isoformat(), row["status_date"].isoformat()),
+        ]
+    else:  # expired, on hold (after a start), void, revoked
+        before = row["commenced_on"]
+        changes = [
+            _ch("status", "work_started" if before is not None else "issued", status),
+            _ch("status_date", (before or row["issued_on"]).isoformat(), _iso(row["status_date"])),
+        ]
+    return {
+        "at": event.at,
+        "user_id": user,
+        "entity": "permit",
+        "entity_id": row["id"],
+        "permit_id": row["id"],
+        "action": "create" if step == "create" else "update",
+        "changes": changes,
+    }
+
+
+# --- writing ----------------------------------------------------------------------------------
+#
+# Rows go in with executemany of Core `insert(table)` statements. On PostgreSQL that is
+# `conn.execute(insert(table), rows)`. On SQLite, where SQLAlchemy's per-row parameter bookkeeping
+# costs more than SQLite's own work on the 1.7 million search-term rows of a 100,000-permit
+# database, the same compiled statement runs through the driver's executemany with parameters
+# made by the columns' own bind processors (dates, enums, money, JSON, UTC times).
+
+_COMPILED: dict[tuple[str, str, tuple[str, ...]], tuple[str, list[tuple[str, Any]]]] = {}
+
+
+def _compiled(dialect: Dialect, table: Any, keys: tuple[str, ...]) -> tuple[str, list[Any]]:
+    """The INSERT for these columns and, in parameter order, each column's bind processor."""
+    key = (dialect.name, table.name, keys)
+    found = _COMPILED.get(key)
+    if found is None:
+        compiled = insert(table).compile(dialect=dialect, column_keys=list(keys))
+        assert compiled.positiontup is not None
+        order = list(compiled.positiontup)
+        procs = [table.c[k].type.dialect_impl(dialect).bind_processor(dialect) for k in order]
+        found = _COMPILED[key] = (compiled.string, list(zip(order, procs, strict=True)))
+    return found
+
+
+@dataclass
+class _Batch:
+    """Rows for one table: dicts for `conn.execute(insert(table), rows)`, or an SQLite INSERT
+    with its parameter tuples ready for the driver (made in the worker process)."""
+
+    table: str
+    rows: list[dict[str, Any]] | None = None
+    sql: str = ""
+    params: list[tuple[Any, ...]] | None = None
+
+
+def _batch(dialect: Dialect | None, table: Any, rows: list[dict[str, Any]]) -> _Batch:
+    if dialect is None or not rows:
+        return _Batch(table.name, rows=rows)
+    sql, columns = _compiled(dialect, table, tuple(rows[0]))
+    # Column by column: the loops run in C except for the processors themselves.
+    values: list[Iterable[Any]] = []
+    for key, proc in columns:
+        column = map(itemgetter(key), rows)
+        values.append(column if proc is None else map(proc, column))
+    return _Batch(table.name, sql=sql, params=list(zip(*values, strict=True)))
+
+
+class _Writer:
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+        self.dialect: Dialect | None = conn.dialect if conn.dialect.name == "sqlite" else None
+
+    def __call__(self, table: Any, rows: Sequence[dict[str, Any]]) -> None:
+        if rows:
+            self.batch(_batch(self.dialect, table, list(rows)))
+
+    def batch(self, batch: _Batch) -> None:
+        if batch.params:
+            self.conn.exec_driver_sql(batch.sql, batch.params)
+        elif batch.rows:
+            self.conn.execute(insert(schema.metadata.tables[batch.table]), batch.rows)
+
+
+# What each chunk of permits brings with it: its rows of the permits list's search index
+# (db.tracking.listing_row, the app's own function) and the audit rows due by then. Both are
+# pure and the costliest part of the work, so a large build computes them in a forked worker
+# process while this one writes; the rows are the same either way.
+_ListingInput = tuple[int, str | None, str, str, str, str, list[tuple[PartyRole, str]]]
+
+
+@dataclass
+class _Job:
+    listing_input: list[_ListingInput]
+    rows: list[dict[str, Any]]
+    events: list[_Event]
+    event_bounds: list[tuple[int, int]]  # per chunk: the slice of `events` written with it
+    users: dict[str, int]
+    dialect: Dialect | None
+
+
+_JOB: _Job | None = None
+PARALLEL_FROM = 20_000  # permits
+
+
+def _derive_chunk(chunk: int) -> list[_Batch]:
+    job = _JOB
+    assert job is not None
+    start = chunk * CHUNK
+    listing: list[dict[str, Any]] = []
+    terms: list[dict[str, Any]] = []
+    for args in job.listing_input[start : start + CHUNK]:
+        row, term_rows = listing_row(*args)
+        listing.append(row)
+        terms.extend(term_rows)
+    terms.sort(key=itemgetter("term"))  # neighbouring keys: fewer index pages touched
+    lo, hi = job.event_bounds[chunk]
+    audit = [_audit_row(e, job.rows[e.index], job.users) for e in job.events[lo:hi]]
+    return [
+        _batch(job.dialect, schema.permit_listing, listing),
+        _batch(job.dialect, schema.permit_search_term, terms),
+        _batch(job.dialect, schema.audit_event, audit),
+    ]
+
+
+@contextmanager
+def _derived(job: _Job, chunks: int) -> Iterator[Iterator[list[_Batch]]]:
+    global _JOB
+    _JOB = job
+    parallel = (
+        len(job.listing_input) >= PARALLEL_FROM
+        and (os.cpu_count() or 1) > 1
+        and "fork" in multiprocessing.get_all_start_methods()
+        and threading.active_count() == 1  # never fork a process with threads (the GUI)
+    )
+    try:
+        if parallel:
+            # Forked before the write transaction begins; the child never touches the database.
+            with multiprocessing.get_context("fork").Pool(1) as pool:
+                yield pool.imap(_derive_chunk, range(chunks))
+        else:
+            yield map(_derive_chunk, range(chunks))
+    finally:
+        _JOB = None
+
+
+@contextmanager
+def _bulk_transaction(database: Database) -> Iterator[Connection]:
+    """One transaction for the bulk rows. On SQLite, foreign keys are not checked row by row
+    (the generator assigns every id itself; `permitdesk db check` runs PRAGMA foreign_key_check,
+    and the tests do)."""
+    with database.engine.connect() as conn:
+        raw = conn.connection.dbapi_connection if conn.dialect.name == "sqlite" else None
+        if raw is not None:
+            raw.execute("PRAGMA foreign_keys=OFF")  # outside a transaction, or it is a no-op
+        try:
+            with conn.begin():
+                yield conn
+        finally:
+            if raw is not None:
+                raw.execute("PRAGMA foreign_keys=ON")
+
+
+def _at(event: _Event) -> datetime:
+    return event.at
+
+
+def _day(d: date) -> str:
+    return f"{d.day} {d:%b %Y}"
+
+
+def _chunks(seq: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:
+    for start in range(0, len(seq), size):
+        yield seq[start : start + size]
+
+
+# --- writing --------------------------------------------------------------------------------
+
+
+def build_demo(
+    database: Database,
+    spec: DemoSpec,
+    progress: Callable[[int, int], None] | None = None,
+) -> str:
+    """Fill an empty database with demo data; return a paragraph saying what is in it."""
+    # Millions of small rows and no reference cycles: the cyclic collector would only walk
+    # them again and again (a third of the time of a 100,000-permit build).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _build(database, spec, progress)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _build(
+    database: Database,
+    spec: DemoSpec,
+    progress: Callable[[int, int], None] | None,
+) -> str:
+    started = time.perf_counter()
+    if spec.years < 1:
+        raise ValidationError("years", "must be at least 1")
+    if spec.per_year < 0:
+        raise ValidationError("per year", "must not be negative")
+    kinds = kinds_for(spec.municipality)
+    if not kinds:
+        raise ValidationError("municipality", f"'{spec.municipality}' has no permit kinds")
+    profile = shipped_profiles().get(spec.municipality, {})
+    today = spec.today or date.today()
+    now_cap = datetime.now(UTC) if spec.today is None else None
+    rng = random.Random(spec.seed)
+    first_day = _window(spec, today)
+    total = spec.years * spec.per_year
+
+    # Staff and the municipality, through the services, as the office would on its first day.
+    clock = FixedClock(
+        datetime(first_day.year, first_day.month, first_day.day, 8, tzinfo=UTC)
+        + timedelta(hours=-dd.central_utc_offset_hours(first_day))
+    )
+    uow = database.uow()
+    name, full, _ = DEMO_USERS[0]
+    admin = create_first_administrator(uow, clock, name, full, DEMO_PASSWORD)
+    users = {name: admin.user_id}
+    for name, full, staff_roles in DEMO_USERS[1:]:
+        users[name] = create_user(
+            uow,
+            clock,
+            admin,
+            username=name,
+            full_name=full,
+            password=DEMO_PASSWORD,
+            roles=staff_roles,
+        )
+    municipality_id = ensure_municipality(uow, clock, admin, spec.municipality)
+    with uow:
+        uow.act_as(admin.user_id, clock.now())
+        muni = uow.municipalities.get(municipality_id)
+        assert muni is not None
+        muni.settings = {**muni.settings, "demo": True}
+        muni.inspector_name = dd.DEMO_INSPECTOR_NAME
+        uow.commit()
+        town_name = muni.name
+
+    if progress:
+        progress(0, total)
+    with database.engine.connect() as conn:
+        ids = _Ids(conn)
+    town = _plan_town(rng, spec, today, municipality_id, ids, profile.get("city", ""), total)
+    plan = _plan_permits(
+        rng, spec, today, municipality_id, ids, town, kinds, now_cap, users["inspector"]
+    )
+    names = {p["id"]: p["name"] for p in town.parties}
+    links = [
+        {"permit_id": row["id"], "party_id": pid, "role": role}
+        for row, roles in zip(plan.rows, plan.parties, strict=True)
+        for role, pid in roles
+    ]
+    listing_input: list[_ListingInput] = []
+    for row, roles, pi in zip(plan.rows, plan.parties, plan.parcel_index, strict=True):
+        parcel = town.parcels[pi]
+        listing_input.append(
+            (
+                row["id"],
+                row["number"],
+                parcel["pin"],
+                parcel["house_number"],
+                parcel["street"],
+                parcel["unit"],
+                [(role, names[pid]) for role, pid in roles],
+            )
+        )
+    # The history goes in in time order: with each chunk, the events before the moment the
+    # next chunk's first permit arrives.
+    starts = range(0, total, CHUNK)
+    bounds: list[tuple[int, int]] = []
+    lo = 0
+    for start in starts:
+        end = start + CHUNK
+        hi = (
+            bisect_left(plan.events, plan.created_at[end], lo=lo, key=_at)
+            if end < total
+            else len(plan.events)
+        )
+        bounds.append((lo, hi))
+        lo = hi
+    sqlite_dialect = database.engine.dialect if database.engine.dialect.name == "sqlite" else None
+    job = _Job(listing_input, plan.rows, plan.events, bounds, users, sqlite_dialect)
+
+    with _derived(job, len(starts)) as derived, _bulk_transaction(database) as conn:
+        write = _Writer(conn)
+        for part in _chunks(town.parties, CHUNK):
+            write(schema.party, part)
+        for part in _chunks(town.credentials, CHUNK):
+            write(schema.credential, part)
+        for part in _chunks(town.parcels, CHUNK):
+            write(schema.parcel, part)
+        link = 0
+        for start, batches in zip(starts, derived, strict=True):
+            end = min(start + CHUNK, total)
+            write(schema.permit, plan.rows[start:end])
+            first_link = link
+            while link < len(links) and links[link]["permit_id"] <= plan.rows[end - 1]["id"]:
+                link += 1
+            write(schema.permit_party, links[first_link:link])
+            for batch in batches:
+                write.batch(batch)
+            if progress:
+                progress(end, total)
+
+        last: dict[int, int] = {}
+        for r in plan.rows:
+            if r["number"] is not None:
+                year = r["issued_on"].year
+                last[year] = max(last.get(year, 0), int(r["number"].split("-")[1]))
+        for year, value in sorted(last.items()):
+            set_at_least(conn, municipality_id, PERMIT_SERIES, year, value)
+        # Fresh statistics, or SQLite's planner walks all 100,000 permits through the
+        # municipality_id index for every search instead of looking up the matched ids.
+        conn.exec_driver_sql("ANALYZE")
+        if conn.dialect.name == "postgresql":
+            for table in ("parcel", "party", "permit"):
+                conn.execute(
+                    text(
+                        f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
+                        f"(SELECT MAX(id) FROM {table}))"
+                    )
+                )
+
+    numbered = sum(1 for r in plan.rows if r["number"] is not None)
+    seconds = time.perf_counter() - started
+    span = f" applied for from {_day(plan.applied_from)} to {_day(today)}" if total else ""
+    logins = ", ".join(u for u, _, _ in DEMO_USERS)
+    return (
+        f"Demo database for {town_name} at {database.where}: {total:,} permits{span} "
+        f"({numbered:,} issued and numbered), {len(town.parcels):,} parcels, "
+        f"{len(town.parties):,} parties ({town.owners:,} owners, {town.contractors:,} "
+        f"contractors, {town.designers:,} designers) and {len(DEMO_USERS)} users, "
+        f"built in {seconds:.1f} s. Sign in as {logins}; every password is "
+        f"'{DEMO_PASSWORD}'."
+    )

@@ -1,0 +1,1230 @@
+"""Vocabularies and small pure functions for the demo database (`permitdesk demo`).
+
+Everything here is plain data or a function of its arguments and a `random.Random` that the
+caller seeds, so the same seed gives the same town. db/demo.py writes the result to the database.
+The names are invented: any likeness to a real person or business is a coincidence.
+"""
+
+from __future__ import annotations
+
+import calendar
+import random
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from decimal import Decimal
+from functools import cache
+
+from desk.domain.enums import CredentialKind, PartyRole, PermitStatus
+
+# --- streets and parcels ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Street:
+    name: str
+    zip: str
+    low: int  # house numbers run from low to high
+    high: int
+    zoning: str  # the district of most of its lots
+    arterial: bool = False  # shops and offices along it
+    subdivision: str = ""
+
+
+_N = (5200, 7800)  # Glendale's north-south streets: 5200-7800 North
+_W = (100, 3000)  # east-west streets: 100-3000 West (or East)
+
+GLENDALE_STREETS: tuple[Street, ...] = (
+    Street("N Port Washington Rd", "53217", *_N, "B-2", True, "Port Washington Heights"),
+    Street("W Silver Spring Dr", "53209", *_W, "B-1", True, "Silver Spring Park"),
+    Street("N Green Bay Ave", "53209", *_N, "M-1", True, "Green Bay Terrace"),
+    Street("W Good Hope Rd", "53209", *_W, "B-1", True, "Good Hope Acres"),
+    Street("W Bender Rd", "53217", *_W, "B-1", True, "Bender Woods"),
+    Street("W Hampton Ave", "53209", *_W, "B-2", True, "Hampton Heights"),
+    Street("W Florist Ave", "53209", *_W, "M-1", True, "Florist Gardens"),
+    Street("N Range Line Rd", "53209", *_N, "B-1", True, "Range Line Estates"),
+    Street("N Santa Monica Blvd", "53217", *_N, "R-1", False, "Fox Point Glen"),
+    Street("N Lake Dr", "53217", *_N, "R-1", False, "North Shore Acres"),
+    Street("N Milwaukee River Pkwy", "53209", *_N, "R-2", False, "Parkway Manor"),
+    Street("W Daphne Rd", "53209", *_W, "R-2", False, "Glen Hills Subdivision"),
+    Street("N Bethanne Dr", "53209", *_N, "R-2", False, "Glen Hills Subdivision"),
+    Street("W Custer Ave", "53209", *_W, "R-3", False, "Custer Park Addition"),
+    Street("N Berkeley Blvd", "53217", *_N, "R-1", False, "Berkeley Highlands"),
+    Street("N Lydell Ave", "53217", *_N, "R-2", False, "Lydell Park"),
+    Street("N Kent Ave", "53217", *_N, "R-2", False, "Kent Woods"),
+    Street("N Sidney Pl", "53209", *_N, "R-2", False, "Sidney Place Addition"),
+    Street("N Elm Tree Rd", "53217", *_N, "R-1", False, "Elm Tree Estates"),
+    Street("N Rexleigh Dr", "53217", *_N, "R-1", False, "Rexleigh Park"),
+    Street("N Iroquois Ave", "53217", *_N, "R-2", False, "Indian Hills"),
+    Street("N Seneca Rd", "53217", *_N, "R-2", False, "Indian Hills"),
+    Street("N Navajo Rd", "53217", *_N, "R-1", False, "Indian Hills"),
+    Street("N Mohawk Ave", "53217", *_N, "R-2", False, "Indian Hills"),
+    Street("N Bayside Dr", "53217", *_N, "R-1", False, "Bayside Highlands"),
+    Street("N Bartlett Ave", "53217", *_N, "R-3", False, "Bartlett Park"),
+    Street("N Longacre Rd", "53217", *_N, "R-1", False, "Longacre Estates"),
+    Street("N Beach Dr", "53217", *_N, "R-1", False, "River Oaks"),
+    Street("N Riverview Ln", "53209", *_N, "R-2", False, "River Oaks"),
+    Street("N Meadow Ln", "53209", *_N, "R-2", False, "Meadowbrook"),
+    Street("N Lombardy Rd", "53217", *_N, "R-2", False, "Lombardy Heights"),
+    Street("N Ardmore Ave", "53217", *_N, "R-3", False, "Ardmore Addition"),
+    Street("N Larkin St", "53217", *_N, "R-3", False, "Larkin Park"),
+    Street("N 19th Pl", "53209", *_N, "R-3", False, "Glendale Park"),
+    Street("N 20th St", "53209", *_N, "R-3", False, "Glendale Park"),
+    Street("N 24th Pl", "53209", *_N, "R-3", False, "Glendale Park"),
+    Street("N Teutonia Ave", "53209", *_N, "B-1", True, "Teutonia Heights"),
+    Street("W Acacia Rd", "53209", *_W, "R-2", False, "Acacia Gardens"),
+    Street("W Calumet Rd", "53209", *_W, "R-3", False, "Calumet Park"),
+    Street("W Glendale Ave", "53209", *_W, "R-3", False, "Glendale Park"),
+    Street("W Fairy Chasm Rd", "53217", *_W, "R-1", False, "Fairy Chasm Estates"),
+    Street("W Kenboern Dr", "53209", *_W, "R-2", False, "Kenboern Acres"),
+    Street("W Birch Ave", "53209", *_W, "R-3", False, "Birch Park"),
+    Street("W Lawn Ave", "53209", *_W, "R-3", False, "Lawn Park Addition"),
+    Street("W Stark St", "53209", *_W, "R-3", False, "Stark Addition"),
+    Street("W Marne Ave", "53209", *_W, "R-3", False, "Marne Park"),
+    Street("W Bradley Rd", "53209", *_W, "R-2", False, "Bradley Woods"),
+    Street("W Sunny Ln", "53209", *_W, "R-2", False, "Sunny Acres"),
+    Street("W Leon Terrace", "53209", *_W, "R-3", False, "Leon Terrace Addition"),
+    Street("E Carmen Ave", "53217", *_W, "R-2", False, "Carmen Park"),
+    Street("E Bay Point Rd", "53217", *_W, "R-1", False, "Bay Point"),
+    Street("E Lexington Blvd", "53217", *_W, "R-1", False, "Lexington Heights"),
+    Street("E Lilac Ln", "53217", *_W, "R-2", False, "Lilac Hills"),
+    Street("E Ravine Ln", "53217", *_W, "R-1", False, "Ravine Woods"),
+    Street("E Fairmount Ave", "53217", *_W, "R-2", False, "Fairmount Park"),
+    Street("E Allerton Ave", "53217", *_W, "R-2", False, "Allerton Heights"),
+    Street("E Kensington Blvd", "53217", *_W, "R-1", False, "Kensington Park"),
+    Street("E Joyce Ave", "53217", *_W, "R-3", False, "Joyce Park"),
+)
+
+NEW_LISBON_STREETS: tuple[Street, ...] = (
+    Street("E Bridge St", "53950", 100, 900, "B-1", True, "Original Plat of New Lisbon"),
+    Street("N Adams St", "53950", 100, 900, "R-2", False, "Original Plat of New Lisbon"),
+    Street("S Welch Prairie Rd", "53950", 100, 1500, "R-1", False, "Welch Prairie Addition"),
+    Street("W Park St", "53950", 100, 900, "R-2", False, "Park Addition"),
+    Street("N Forest St", "53950", 100, 900, "R-2", False, "Forest Addition"),
+    Street("E Oak St", "53950", 100, 900, "R-3", False, "Oak Addition"),
+    Street("S Division St", "53950", 100, 900, "R-2", False, "Division Addition"),
+    Street("W Pleasant St", "53950", 100, 900, "R-2", False, "Pleasant View"),
+    Street("E Commercial Ave", "53950", 100, 900, "M-1", True, "Industrial Park Plat"),
+)
+
+STREETS_BY_MUNICIPALITY: dict[str, tuple[Street, ...]] = {
+    "glendale": GLENDALE_STREETS,
+    "new_lisbon": NEW_LISBON_STREETS,
+}
+
+RESIDENTIAL_DISTRICTS = ("R-1", "R-2", "R-3")
+BUSINESS_DISTRICTS = ("B-1", "B-2", "M-1")
+
+# Lot areas in square feet by zoning district (low, high).
+LOT_AREA: dict[str, tuple[int, int]] = {
+    "R-1": (10_000, 24_000),
+    "R-2": (7_200, 12_000),
+    "R-3": (5_000, 8_400),
+    "B-1": (12_000, 60_000),
+    "B-2": (20_000, 140_000),
+    "M-1": (40_000, 320_000),
+}
+
+
+def streets_for(municipality_key: str) -> tuple[Street, ...]:
+    return STREETS_BY_MUNICIPALITY.get(municipality_key, GLENDALE_STREETS)
+
+
+def pin_for(street_index: int, ordinal: int) -> str:
+    """A tax key like '047-1012-007': book (by area), block, lot; unique for each ordinal."""
+    book = 47 + street_index % 6
+    return f"{book:03d}-{1000 + ordinal // 25:04d}-{ordinal % 25 + 1:03d}"
+
+
+def legal_description(rng: random.Random, street: Street, house_number: int, district: str) -> str:
+    if district in BUSINESS_DISTRICTS:
+        return (
+            f"Parcel {rng.randint(1, 4)} of Certified Survey Map No. {rng.randint(1200, 9400)}, "
+            f"being part of the NE 1/4 of Section {rng.randint(1, 36)}, T8N, R22E"
+        )
+    block = house_number // 100 % 14 + 1
+    return f"Lot {rng.randint(1, 28)}, Block {block}, {street.subdivision}"
+
+
+# --- names ----------------------------------------------------------------------------------
+
+MALE_FIRST = (
+    "James", "John", "Robert", "Michael", "David", "William", "Richard", "Thomas", "Daniel",
+    "Mark", "Steven", "Paul", "Kevin", "Brian", "Gary", "Jeffrey", "Scott", "Eric", "Ryan",
+    "Jason", "Matthew", "Andrew", "Joseph", "Gregory", "Timothy", "Peter", "Dale", "Dennis",
+    "Gerald", "Kurt", "Karl", "Leonard", "Stanley", "Walter", "Eugene", "Nathan", "Tyler",
+    "Brandon", "Justin", "Aaron", "Adam", "Benjamin", "Christopher", "Jacob", "Luke", "Sam",
+)  # fmt: skip
+FEMALE_FIRST = (
+    "Mary", "Patricia", "Linda", "Barbara", "Susan", "Karen", "Nancy", "Lisa", "Betty",
+    "Sandra", "Donna", "Carol", "Ruth", "Sharon", "Michelle", "Laura", "Sarah", "Kimberly",
+    "Jennifer", "Amy", "Angela", "Heidi", "Kristin", "Gretchen", "Ingrid", "Joan", "Judith",
+    "Janet", "Debra", "Diane", "Julie", "Katherine", "Anna", "Emily", "Megan", "Rachel",
+    "Nicole", "Stephanie", "Rebecca", "Jessica", "Elizabeth", "Margaret", "Theresa", "Paula",
+)  # fmt: skip
+
+# Surnames by origin, with the share of owners they make up in the demo town.
+SURNAMES: tuple[tuple[float, tuple[str, ...]], ...] = (
+    (
+        0.27,
+        (
+            "Schmidt", "Schneider", "Mueller", "Meyer", "Wagner", "Becker", "Schultz",
+            "Hoffmann", "Koch", "Weber", "Fischer", "Krause", "Zimmerman", "Schroeder", "Klein",
+            "Wolf", "Braun", "Hartmann", "Lange", "Kuehn", "Vogel", "Boettcher", "Jaeger",
+            "Neumann", "Schwartz", "Kraemer", "Hahn", "Brandt", "Schaefer", "Richter", "Gruber",
+            "Pfeiffer", "Lehmann", "Heinz", "Ziegler", "Baumann", "Roemer", "Kuehl", "Dietrich",
+        ),
+    ),
+    (
+        0.18,
+        (
+            "Kowalski", "Nowak", "Wisniewski", "Wojcik", "Kowalczyk", "Kaminski", "Lewandowski",
+            "Zielinski", "Szymanski", "Wozniak", "Dabrowski", "Kozlowski", "Jankowski", "Mazur",
+            "Krawczyk", "Piotrowski", "Grabowski", "Pawlak", "Michalski", "Zajac", "Krol",
+            "Wieczorek", "Kubiak", "Sobczak", "Gorski", "Majewski", "Olszewski", "Stankiewicz",
+            "Wroblewski", "Jablonski", "Malinowski", "Adamczyk", "Kaczmarek", "Czarnecki",
+        ),
+    ),
+    (
+        0.12,
+        (
+            "Johnson", "Anderson", "Olson", "Larson", "Peterson", "Nelson", "Hanson", "Carlson",
+            "Swanson", "Halvorson", "Lindquist", "Erickson", "Gustafson", "Thorson", "Berg",
+            "Lund", "Dahl", "Hagen", "Sorensen", "Christensen", "Iverson", "Knutson", "Amundson",
+        ),
+    ),
+    (
+        0.19,
+        (
+            "Miller", "Smith", "Brown", "Jones", "Williams", "Davis", "Wilson", "Moore", "Taylor",
+            "Thomas", "Jackson", "White", "Harris", "Martin", "Thompson", "O'Brien", "Murphy",
+            "Kelly", "Sullivan", "Ryan", "Walsh", "McCarthy", "Robinson", "Washington", "Clark",
+            "Lewis", "Walker", "Young", "Allen", "King", "Wright", "Hill", "Green", "Baker",
+        ),
+    ),
+    (
+        0.05,
+        (
+            "Romano", "Balistreri", "Russo", "Esposito", "Bianchi", "Lombardi", "Ferraro",
+            "Mancuso", "Gentile", "Costello",
+        ),
+    ),
+    (0.06, ("Vang", "Xiong", "Yang", "Lee", "Her", "Thao", "Moua", "Lor", "Vue", "Lo", "Khang")),
+    (
+        0.09,
+        (
+            "Garcia", "Hernandez", "Lopez", "Martinez", "Rodriguez", "Gonzalez", "Ramirez",
+            "Torres", "Cruz", "Flores", "Morales", "Reyes", "Gutierrez", "Ortiz", "Mendoza",
+        ),
+    ),
+    (0.02, ("Nguyen", "Tran", "Pham", "Le", "Huynh")),
+    (0.02, ("Patel", "Shah", "Khan", "Ali", "Singh")),
+)  # fmt: skip
+HMONG_FIRST = ("Tou", "Chue", "Kou", "Yeng", "Pao", "Xee", "Pa", "Mai", "Nou", "Kia", "Shoua")
+HISPANIC_FIRST = ("Jose", "Luis", "Carlos", "Miguel", "Juan", "Maria", "Ana", "Rosa", "Lupe")
+_HMONG, _HISPANIC = SURNAMES[5][1], SURNAMES[6][1]
+_SURNAME_GROUPS = tuple(g for _, g in SURNAMES)
+_SURNAME_WEIGHTS = tuple(w for w, _ in SURNAMES)
+
+
+@dataclass(frozen=True)
+class PersonName:
+    first: str
+    last: str
+    display: str  # 'John and Mary Schmidt' for joint owners
+
+
+def person_name(rng: random.Random, *, joint_share: float = 0.3) -> PersonName:
+    last = rng.choice(rng.choices(_SURNAME_GROUPS, _SURNAME_WEIGHTS)[0])
+    pool_m: tuple[str, ...]
+    pool_f: tuple[str, ...]
+    if last in _HMONG:
+        pool_m = pool_f = HMONG_FIRST
+    elif last in _HISPANIC:
+        pool_m = pool_f = HISPANIC_FIRST
+    else:
+        pool_m, pool_f = MALE_FIRST, FEMALE_FIRST
+    first_pool = pool_m if rng.random() < 0.5 else pool_f
+    first = rng.choice(first_pool)
+    if rng.random() < joint_share:
+        other = rng.choice(pool_f if first_pool is pool_m else pool_m)
+        if other != first:
+            return PersonName(first, last, f"{first} and {other} {last}")
+    return PersonName(first, last, f"{first} {last}")
+
+
+def surname(rng: random.Random) -> str:
+    return rng.choice(rng.choices(_SURNAME_GROUPS, _SURNAME_WEIGHTS)[0])
+
+
+# --- owners that are organizations ------------------------------------------------------------
+
+INSTITUTIONS: tuple[str, ...] = (
+    "Glendale-River Hills School District",
+    "Nicolet Union High School District",
+    "St. Eugene Catholic Parish",
+    "Bethel Evangelical Lutheran Church",
+    "Glendale Community Church",
+    "North Shore Presbyterian Church",
+    "Congregation Beth Israel Ner Tamid",
+    "Good Shepherd Lutheran Church",
+    "City of Glendale",
+    "Milwaukee Metropolitan Sewerage District",
+)
+PLACE_WORDS: tuple[str, ...] = (
+    "Badger State", "North Shore", "Lakeshore", "Cream City", "Kettle Moraine", "Menomonee",
+    "Brew City", "Great Lakes", "Milwaukee River", "Ozaukee", "Washington County", "Lake Country",
+    "Northpoint", "Bayshore", "Riverside", "Heritage", "Pioneer", "Arrowhead", "Fox River",
+    "Tri-County", "Cedar Creek", "Granville", "Good Hope", "Silver Spring", "Lake Michigan",
+    "Honey Creek", "Root River", "Pike River", "Parkway", "Oak Leaf", "Midwest", "Premier",
+)  # fmt: skip
+OWNER_ORG_PATTERNS: tuple[str, ...] = (
+    "{surname} Properties LLC",
+    "{place} Rentals LLC",
+    "{place} Holdings LLC",
+    "{surname} Family Trust",
+    "{street} Partners LLC",
+    "{place} Investments LLC",
+    "{surname} Real Estate LLC",
+)
+
+# --- contractors and designers ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Trade:
+    key: str
+    share: float  # of the contractors
+    words: tuple[str, ...]
+    credentials: tuple[CredentialKind, ...]
+    role: PartyRole
+
+
+TRADES: tuple[Trade, ...] = (
+    Trade(
+        "builder",
+        0.30,
+        ("Builders", "Construction", "Homes", "Remodeling", "Design-Build", "Contracting"),
+        (CredentialKind.DWELLING_CONTRACTOR, CredentialKind.DWELLING_CONTRACTOR_QUALIFIER),
+        PartyRole.CONTRACTOR,
+    ),
+    Trade(
+        "exterior",
+        0.15,
+        ("Roofing", "Exteriors", "Roofing & Siding", "Fence Co.", "Gutter & Roofing"),
+        (CredentialKind.DWELLING_CONTRACTOR,),
+        PartyRole.CONTRACTOR,
+    ),
+    Trade(
+        "plumber",
+        0.18,
+        ("Plumbing", "Plumbing & Drain", "Plumbing Services", "Sewer & Water"),
+        (CredentialKind.MASTER_PLUMBER,),
+        PartyRole.PLUMBER,
+    ),
+    Trade(
+        "electrician",
+        0.20,
+        ("Electric", "Electrical Contractors", "Electric Service", "Power & Light"),
+        (CredentialKind.ELECTRICAL_CONTRACTOR, CredentialKind.MASTER_ELECTRICIAN),
+        PartyRole.ELECTRICIAN,
+    ),
+    Trade(
+        "hvac",
+        0.17,
+        ("Heating & Cooling", "Mechanical", "Heating & Air", "Comfort Systems", "HVAC"),
+        (CredentialKind.HVAC_CONTRACTOR,),
+        PartyRole.HVAC_CONTRACTOR,
+    ),
+)
+TRADES_BY_KEY: dict[str, Trade] = {t.key: t for t in TRADES}
+DESIGNER_WORDS: tuple[tuple[str, CredentialKind], ...] = (
+    ("Architects", CredentialKind.ARCHITECT),
+    ("Architecture & Design", CredentialKind.ARCHITECT),
+    ("Engineering", CredentialKind.ENGINEER),
+    ("Structural Engineers", CredentialKind.ENGINEER),
+    ("Design Group", CredentialKind.ARCHITECT),
+)
+COMPANY_SUFFIXES: tuple[str, ...] = ("LLC", "Inc", "LLC", "Inc", "Co.", "& Sons", "Corp.")
+
+CREDENTIAL_PREFIX: dict[CredentialKind, str] = {
+    CredentialKind.DWELLING_CONTRACTOR: "DC",
+    CredentialKind.DWELLING_CONTRACTOR_QUALIFIER: "DCQ",
+    CredentialKind.MASTER_PLUMBER: "MP",
+    CredentialKind.ELECTRICAL_CONTRACTOR: "EC",
+    CredentialKind.MASTER_ELECTRICIAN: "ME",
+    CredentialKind.HVAC_CONTRACTOR: "HVAC",
+    CredentialKind.LAND_SURVEYOR: "S",
+    CredentialKind.ARCHITECT: "A",
+    CredentialKind.ENGINEER: "E",
+}
+
+
+def company_name(rng: random.Random, words: tuple[str, ...], taken: set[str]) -> str:
+    """A company name not in `taken` (which it extends): 'Kowalski Plumbing Inc'."""
+    for attempt in range(1000):
+        stem = rng.choice(PLACE_WORDS) if rng.random() < 0.45 else surname(rng)
+        name = f"{stem} {rng.choice(words)} {rng.choice(COMPANY_SUFFIXES)}"
+        if attempt > 50:
+            name = f"{stem} {rng.choice(words)} {attempt} {rng.choice(COMPANY_SUFFIXES)}"
+        if name not in taken:
+            taken.add(name)
+            return name
+    raise RuntimeError("ran out of company names")
+
+
+@dataclass(frozen=True)
+class BusinessAddress:
+    line1: str
+    city: str
+    zip: str
+
+
+# Cities around Glendale where the trades keep their shops: (city, zip, Waukesha-style grid).
+TRADE_CITIES: tuple[tuple[str, str, bool], ...] = (
+    ("Milwaukee", "53218", False),
+    ("Milwaukee", "53223", False),
+    ("Milwaukee", "53212", False),
+    ("Glendale", "53209", False),
+    ("Brown Deer", "53223", False),
+    ("Wauwatosa", "53213", False),
+    ("West Allis", "53214", False),
+    ("Menomonee Falls", "53051", True),
+    ("Germantown", "53022", True),
+    ("Mequon", "53092", True),
+    ("Cedarburg", "53012", True),
+    ("Brookfield", "53045", True),
+    ("Sussex", "53089", True),
+    ("Oak Creek", "53154", False),
+    ("Grafton", "53024", True),
+)
+BUSINESS_STREETS = (
+    "W Lincoln Ave", "W Capitol Dr", "N Teutonia Ave", "W Mill Rd", "W Brown Deer Rd",
+    "N Industrial Rd", "W Burleigh St", "S 27th St", "W Greenfield Ave", "Commerce Dr",
+    "Enterprise Ave", "Ridgewood Dr", "Pilgrim Rd", "Main St", "Washington Ave",
+)  # fmt: skip
+
+
+def business_address(rng: random.Random) -> BusinessAddress:
+    city, zip_code, grid = rng.choice(TRADE_CITIES)
+    street = rng.choice(BUSINESS_STREETS)
+    if grid:  # Waukesha and Ozaukee County grid addresses: 'N56 W16865 Ridgewood Dr'
+        line1 = f"N{rng.randint(10, 120)} W{rng.randint(5000, 24999)} {street}"
+    else:
+        line1 = f"{rng.randint(100, 9999)} {street}"
+    return BusinessAddress(line1, city, zip_code)
+
+
+def phone(rng: random.Random, area: str = "414") -> str:
+    return f"({area}) {rng.randint(220, 989)}-{rng.randint(0, 9999):04d}"
+
+
+def slug(name: str) -> str:
+    return "".join(c for c in name.lower() if c.isalnum())
+
+
+# Where owners who do not live at the parcel get their mail.
+AWAY_ADDRESSES: tuple[tuple[str, str, str], ...] = (
+    ("Naples", "FL", "34102"),
+    ("Scottsdale", "AZ", "85251"),
+    ("Mequon", "WI", "53092"),
+    ("Whitefish Bay", "WI", "53217"),
+    ("Shorewood", "WI", "53211"),
+    ("Minocqua", "WI", "54548"),
+    ("Chicago", "IL", "60614"),
+    ("Sarasota", "FL", "34236"),
+)
+
+# --- the calendar ---------------------------------------------------------------------------
+
+# Relative number of applications by month: the building season peaks May-August.
+MONTH_WEIGHT: tuple[float, ...] = (
+    0.45, 0.50, 0.80, 1.10, 1.45, 1.55, 1.50, 1.45, 1.20, 1.05, 0.70, 0.45,
+)  # fmt: skip
+
+
+def _nth_weekday(year: int, month: int, weekday: int, n: int) -> date:
+    """The n-th (1-based; -1 = last) weekday of a month."""
+    if n > 0:
+        first = date(year, month, 1)
+        return first + timedelta(days=(weekday - first.weekday()) % 7 + 7 * (n - 1))
+    last = date(year, month, calendar.monthrange(year, month)[1])
+    return last - timedelta(days=(last.weekday() - weekday) % 7)
+
+
+@cache
+def office_holidays(year: int) -> frozenset[date]:
+    """Days the inspection office is closed (besides weekends)."""
+    thanksgiving = _nth_weekday(year, 11, 3, 4)
+    return frozenset(
+        {
+            date(year, 1, 1),
+            _nth_weekday(year, 5, 0, -1),  # Memorial Day
+            date(year, 7, 4),
+            _nth_weekday(year, 9, 0, 1),  # Labor Day
+            thanksgiving,
+            thanksgiving + timedelta(days=1),
+            date(year, 12, 24),
+            date(year, 12, 25),
+        }
+    )
+
+
+def office_days(first: date, last: date) -> list[date]:
+    holidays: set[date] = set()
+    for y in range(first.year, last.year + 1):
+        holidays |= office_holidays(y)
+    out = []
+    d = first
+    while d <= last:
+        if d.weekday() < 5 and d not in holidays:
+            out.append(d)
+        d += timedelta(days=1)
+    return out
+
+
+def next_office_day(d: date) -> date:
+    while d.weekday() >= 5 or d in office_holidays(d.year):
+        d += timedelta(days=1)
+    return d
+
+
+def add_months(d: date, months: int) -> date:
+    """Calendar months later, the day clamped to the month's end (Aug 31 + 18 months = Feb 28)."""
+    m = d.month - 1 + months
+    year, month = d.year + m // 12, m % 12 + 1
+    return date(year, month, min(d.day, calendar.monthrange(year, month)[1]))
+
+
+def central_utc_offset_hours(d: date) -> int:
+    """UTC offset of US Central time at noon on `d` (-5 daylight, -6 standard), both US rules."""
+    if d.year >= 2007:  # second Sunday of March to first Sunday of November
+        start, end = _nth_weekday(d.year, 3, 6, 2), _nth_weekday(d.year, 11, 6, 1)
+    else:  # first Sunday of April to last Sunday of October
+        start, end = _nth_weekday(d.year, 4, 6, 1), _nth_weekday(d.year, 10, 6, -1)
+    return -5 if start <= d < end else -6
+
+
+# --- permit kinds and the work they describe ----------------------------------------------------
+
+# Relative frequency of each kind. Kinds not listed get DEFAULT_KIND_WEIGHT.
+KIND_WEIGHT: dict[str, float] = {
+    "RES-OTHER": 22.0,
+    "ELECTRICAL": 14.0,
+    "PLUMBING": 12.0,
+    "HVAC": 12.0,
+    "RES-REMODEL": 9.0,
+    "RES-ACCESSORY": 6.0,
+    "COM-REMODEL": 3.5,
+    "RES-ADDITION": 2.5,
+    "OCCUPANCY": 1.5,
+    "SEWER-WATER": 1.5,
+    "RES-NEW-DWELLING": 1.2,
+    "RES-POOL": 1.0,
+    "EROSION": 1.0,
+    "ELECTRICAL-TEMP": 0.8,
+    "RAZE": 0.5,
+    "CHANGE-OF-USE": 0.5,
+    "GREASE-INTERCEPTOR": 0.5,
+    "COM-NEW": 0.4,
+    "TEMP-OCCUPANCY": 0.4,
+    "ADDRESS-NUMBERS": 0.4,
+    "RES-EARLY-START": 0.3,
+    "COM-SPECIAL": 0.3,
+    "SOLID-FILL": 0.3,
+    "MOVE": 0.1,
+    "AG-BUILDING": 0.05,
+}
+DEFAULT_KIND_WEIGHT = 1.0
+
+_OUTDOOR = {"RES-OTHER", "RES-ACCESSORY", "RES-POOL", "EROSION", "SOLID-FILL", "RAZE", "MOVE"}
+_NEW_BUILDING = {"RES-NEW-DWELLING", "RES-EARLY-START", "COM-NEW", "RES-ADDITION"}
+_WINTER = (12, 1, 2)
+
+
+def kind_weight(code: str, month: int) -> float:
+    """How often a kind is applied for in a month: roofs and pools in summer, furnaces in fall."""
+    w = KIND_WEIGHT.get(code, DEFAULT_KIND_WEIGHT)
+    if code == "RES-POOL":
+        return w * (2.2 if month in (4, 5, 6, 7) else 0.1)
+    if code in _OUTDOOR:
+        return w * (0.35 if month in _WINTER else 1.15)
+    if code in _NEW_BUILDING:
+        return w * (1.6 if month in (3, 4, 5) else 0.5 if month in _WINTER else 1.0)
+    if code == "HVAC":
+        return w * (1.6 if month in (10, 11, 12, 1) else 1.3 if month in (6, 7) else 0.9)
+    if code in ("ELECTRICAL", "PLUMBING", "RES-REMODEL"):
+        return w * (1.3 if month in _WINTER else 1.0)
+    return w
+
+
+# Kinds that happen on business-district parcels.
+COMMERCIAL_KINDS = frozenset(
+    {"COM-NEW", "COM-REMODEL", "COM-SPECIAL", "CHANGE-OF-USE", "GREASE-INTERCEPTOR"}
+)
+# Trade permits also happen on business parcels now and then.
+MIXED_KINDS = frozenset({"ELECTRICAL", "PLUMBING", "HVAC", "SEWER-WATER", "ELECTRICAL-TEMP"})
+
+# Who does the work: the trade pool the contractor comes from, and how often there is one.
+KIND_TRADE: dict[str, tuple[str, float]] = {
+    "RES-NEW-DWELLING": ("builder", 1.0),
+    "RES-ADDITION": ("builder", 0.9),
+    "RES-REMODEL": ("builder", 0.75),
+    "RES-ACCESSORY": ("builder", 0.6),
+    "RES-POOL": ("builder", 0.8),
+    "RES-OTHER": ("exterior", 0.9),
+    "RES-EARLY-START": ("builder", 1.0),
+    "COM-NEW": ("builder", 1.0),
+    "COM-REMODEL": ("builder", 0.95),
+    "COM-SPECIAL": ("builder", 0.8),
+    "AG-BUILDING": ("builder", 0.7),
+    "RAZE": ("builder", 0.9),
+    "MOVE": ("builder", 0.7),
+    "EROSION": ("builder", 0.6),
+    "PLUMBING": ("plumber", 1.0),
+    "SEWER-WATER": ("plumber", 1.0),
+    "GREASE-INTERCEPTOR": ("plumber", 0.8),
+    "ELECTRICAL": ("electrician", 1.0),
+    "ELECTRICAL-TEMP": ("electrician", 1.0),
+    "HVAC": ("hvac", 1.0),
+}
+# How often a designer (architect or engineer) is named.
+KIND_DESIGNER: dict[str, float] = {
+    "COM-NEW": 1.0,
+    "COM-SPECIAL": 0.6,
+    "COM-REMODEL": 0.5,
+    "RES-NEW-DWELLING": 0.35,
+    "RES-ADDITION": 0.15,
+}
+
+# Keys of Permit.areas: levels ("first" .. "fifth", "basement_finished"), "garage", "deck",
+# "porch", and the unfinished basement, which does not count towards the floor area.
+UNFINISHED = "basement_unfinished"
+
+
+def floor_area(areas: dict[str, int]) -> int:
+    """Floor area for fees: every level except an unfinished basement."""
+    return sum(v for k, v in areas.items() if k != UNFINISHED)
+
+
+@dataclass(frozen=True)
+class Work:
+    description: str
+    valuation: Decimal
+    areas: dict[str, int] = field(default_factory=dict)
+    dwelling_units: int = 0
+
+    @property
+    def floor_area_sqft(self) -> int:
+        return floor_area(self.areas)
+
+
+def _dollars(x: float) -> Decimal:
+    return Decimal(int(round(x, -1)))
+
+
+def _cents(x: float) -> Decimal:
+    return Decimal(round(x * 100)).scaleb(-2)
+
+
+def _sqft(n: int) -> str:
+    return f"{n:,} sq ft"
+
+
+TENANTS = (
+    "dental office", "coffee shop", "fitness studio", "hair salon", "physical therapy clinic",
+    "insurance office", "pizza restaurant", "mattress store", "cell phone store", "bank branch",
+    "urgent care clinic", "yoga studio", "bakery", "nail salon", "tax preparation office",
+    "optometrist", "tutoring center", "pet grooming", "sandwich shop", "law office",
+)  # fmt: skip
+COMMERCIAL_BUILDINGS = (
+    ("medical office building", 1, 3, 6_000, 24_000),
+    ("retail building", 1, 1, 4_000, 16_000),
+    ("restaurant with drive-through", 1, 1, 2_400, 4_800),
+    ("office building", 2, 4, 10_000, 40_000),
+    ("warehouse addition", 1, 1, 8_000, 30_000),
+    ("multi-tenant retail center", 1, 1, 9_000, 28_000),
+    ("apartment building", 3, 4, 24_000, 60_000),
+    ("hotel", 4, 5, 40_000, 80_000),
+)
+RESTAURANTS = ("pizza restaurant", "Mexican restaurant", "supper club", "sushi bar", "diner")
+LEVEL_NAMES = ("first", "second", "third", "fourth", "fifth")
+
+
+def describe(code: str, rng: random.Random, price_index: float = 1.0) -> Work:
+    """The work of a permit of this kind: description, valuation (scaled by `price_index` for
+    older years), floor areas by level and dwelling units."""
+    maker = _DESCRIBERS.get(code)
+    if maker is None:
+        return Work("Work as described in the application", _dollars(rng.uniform(500, 8_000)))
+    w = maker(rng)
+    if price_index != 1.0 and w.valuation:
+        exact = w.valuation.as_tuple().exponent == 0
+        scaled = float(w.valuation) * price_index
+        w = Work(
+            w.description, _dollars(scaled) if exact else _cents(scaled), w.areas, w.dwelling_units
+        )
+    return w
+
+
+def _res_other(rng: random.Random) -> Work:
+    r = rng.random()
+    if r < 0.55:
+        squares = rng.randint(14, 42)
+        what = rng.choice(("architectural shingles", "architectural shingles", "metal roofing"))
+        return Work(
+            f"Tear-off and reroof, {squares} squares, {what}",
+            _dollars(squares * rng.uniform(420, 680)),
+        )
+    if r < 0.65:
+        squares = rng.randint(4, 9)
+        return Work(f"Reroof detached garage, {squares} squares", _dollars(squares * 450))
+    if r < 0.85:
+        area = rng.randint(8, 30) * 100
+        what = rng.choice(("vinyl", "fiber cement", "LP SmartSide"))
+        return Work(f"Replace {what} siding, {_sqft(area)}", _dollars(area * rng.uniform(7, 14)))
+    feet = rng.randint(6, 36) * 5
+    what = rng.choice(("6 ft cedar privacy", "4 ft aluminum", "5 ft vinyl", "4 ft chain-link"))
+    return Work(f"Install {what} fence, {feet} linear ft", _dollars(feet * rng.uniform(25, 65)))
+
+
+def _electrical(rng: random.Random) -> Work:
+    choices = (
+        ("200A service upgrade", 2_400, 4_800),
+        ("Replace panel, 100A to 200A", 2_000, 3_800),
+        ("EV charger circuit (50A, 240V) in garage", 700, 1_900),
+        ("Whole-house generator, 22 kW, with automatic transfer switch", 9_000, 16_000),
+        ("Basement finish wiring, 8 circuits", 1_800, 4_500),
+        ("Kitchen remodel wiring, 6 new circuits", 1_500, 4_200),
+        ("Replace knob-and-tube wiring, second floor", 6_000, 14_000),
+        ("Hot tub disconnect and feeder", 600, 1_500),
+        ("Garage subpanel, 60A", 900, 2_200),
+        ("Smoke and CO detectors, hard-wired interconnected", 500, 1_400),
+    )
+    if rng.random() < 0.12:
+        kw = round(rng.uniform(4.0, 12.5), 1)
+        return Work(
+            f"Roof-mounted solar PV system, {kw} kW", _cents(kw * 1000 * rng.uniform(2.6, 3.4))
+        )
+    text, lo, hi = rng.choice(choices)
+    value = rng.uniform(lo, hi)
+    return Work(text, _cents(value) if rng.random() < 0.35 else _dollars(value))
+
+
+def _plumbing(rng: random.Random) -> Work:
+    choices = (
+        ("Replace 50-gallon gas water heater", 1_400, 2_600),
+        ("Replace 40-gallon water heater", 1_200, 2_200),
+        ("Tankless water heater installation", 3_200, 5_500),
+        ("Bathroom remodel plumbing, {n} fixtures", 2_000, 7_000),
+        ("Kitchen sink, dishwasher and disposal", 700, 1_900),
+        ("Replace sewer lateral to property line", 6_000, 14_000),
+        ("Install backflow preventer", 500, 1_400),
+        ("Water softener installation", 900, 2_400),
+        ("Sump pump and drain tile, {n} linear ft", 3_000, 9_000),
+        ("Replace galvanized water supply piping", 3_500, 8_000),
+    )
+    text, lo, hi = rng.choice(choices)
+    text = text.replace(
+        "{n}", str(rng.randint(3, 6) if "fixtures" in text else rng.randint(4, 16) * 10)
+    )
+    value = rng.uniform(lo, hi)
+    return Work(text, _cents(value) if rng.random() < 0.35 else _dollars(value))
+
+
+def _hvac(rng: random.Random) -> Work:
+    r = rng.random()
+    if r < 0.45:
+        afue = rng.choice((95, 96, 97, 98))
+        btu = rng.choice((60_000, 80_000, 100_000))
+        if rng.random() < 0.55:
+            tons = rng.choice((2, 2.5, 3, 3.5, 4))
+            return Work(
+                f"Replace furnace ({afue}% AFUE, {btu:,} BTU) and air conditioner ({tons} ton)",
+                _dollars(rng.uniform(8_500, 15_000)),
+            )
+        return Work(
+            f"Replace furnace ({afue}% AFUE, {btu:,} BTU)", _dollars(rng.uniform(4_200, 7_800))
+        )
+    choices = (
+        ("New central air conditioning, {t} ton", 4_500, 8_000),
+        ("Ductless mini-split heat pump, {z} zones", 4_000, 14_000),
+        ("Replace hot-water boiler", 7_500, 16_000),
+        ("Bathroom exhaust fan vented to exterior", 350, 900),
+        ("Gas line to range and dryer", 400, 1_200),
+        ("Cold-climate heat pump with gas furnace backup", 12_000, 22_000),
+    )
+    text, lo, hi = rng.choice(choices)
+    text = text.replace("{t}", str(rng.choice((2, 2.5, 3, 3.5)))).replace(
+        "{z}", str(rng.randint(1, 4))
+    )
+    value = rng.uniform(lo, hi)
+    return Work(text, _cents(value) if rng.random() < 0.3 else _dollars(value))
+
+
+def _res_remodel(rng: random.Random) -> Work:
+    r = rng.random()
+    if r < 0.3:
+        area = rng.randint(40, 110) * 10
+        return Work(
+            f"Finish basement, {_sqft(area)} (recreation room, bath, egress window)",
+            _dollars(area * rng.uniform(35, 70)),
+            {"basement_finished": area},
+        )
+    if r < 0.55:
+        area = rng.randint(12, 30) * 10
+        return Work(
+            f"Kitchen remodel, {_sqft(area)}; relocate sink, new cabinets",
+            _dollars(rng.uniform(25_000, 85_000)),
+            {"first": area},
+        )
+    if r < 0.75:
+        return Work(
+            "Bathroom remodel: new tub/shower, vanity, tile",
+            _dollars(rng.uniform(12_000, 38_000)),
+            {"second" if rng.random() < 0.5 else "first": rng.randint(5, 12) * 10},
+        )
+    if r < 0.88:
+        return Work(
+            "Remove load-bearing wall, install LVL beam and posts",
+            _dollars(rng.uniform(4_000, 14_000)),
+            {"first": rng.randint(20, 60) * 10},
+        )
+    n = rng.randint(6, 18)
+    return Work(f"Replace {n} windows, same size openings", _dollars(n * rng.uniform(700, 1_300)))
+
+
+def _res_addition(rng: random.Random) -> Work:
+    r = rng.random()
+    if r < 0.4:
+        first, second = rng.randint(25, 50) * 10, rng.randint(25, 50) * 10
+        return Work(
+            f"Two-story addition, {_sqft(first + second)} (family room, primary suite)",
+            _dollars((first + second) * rng.uniform(190, 280)),
+            {"first": first, "second": second},
+        )
+    if r < 0.65:
+        area = rng.randint(16, 30) * 10
+        return Work(
+            f"Sunroom addition, {_sqft(area)}",
+            _dollars(area * rng.uniform(180, 260)),
+            {"first": area},
+        )
+    if r < 0.85:
+        w, d = rng.choice(((24, 24), (22, 24), (24, 26), (12, 24)))
+        return Work(
+            f"Attached garage addition, {w}x{d}",
+            _dollars(w * d * rng.uniform(60, 95)),
+            {"garage": w * d},
+        )
+    area = rng.randint(20, 45) * 10
+    return Work(
+        f"First-floor addition, {_sqft(area)} (mudroom and kitchen expansion)",
+        _dollars(area * rng.uniform(200, 300)),
+        {"first": area},
+    )
+
+
+def _res_accessory(rng: random.Random) -> Work:
+    r = rng.random()
+    if r < 0.4:
+        w, d = rng.choice(((12, 16), (14, 20), (16, 20), (12, 24), (20, 24)))
+        what = rng.choice(("composite", "treated lumber", "cedar"))
+        return Work(
+            f"Deck, {w}x{d}, {what}", _dollars(w * d * rng.uniform(35, 75)), {"deck": w * d}
+        )
+    if r < 0.75:
+        w, d = rng.choice(((20, 20), (20, 22), (22, 24), (24, 24), (24, 30)))
+        return Work(
+            f"Detached garage, {w}x{d} ({_sqft(w * d)})",
+            _dollars(w * d * rng.uniform(50, 85)),
+            {"garage": w * d},
+        )
+    if r < 0.9:
+        w, d = rng.choice(((8, 10), (10, 12), (10, 14), (12, 16)))
+        return Work(
+            f"Storage shed, {w}x{d}", _dollars(w * d * rng.uniform(18, 40)), {"first": w * d}
+        )
+    w, d = rng.choice(((10, 12), (12, 14), (14, 16)))
+    return Work(
+        f"Screened porch, {w}x{d}", _dollars(w * d * rng.uniform(90, 160)), {"porch": w * d}
+    )
+
+
+def _res_pool(rng: random.Random) -> Work:
+    r = rng.random()
+    if r < 0.45:
+        w, d = rng.choice(((16, 32), (18, 36), (20, 40)))
+        return Work(
+            f"In-ground pool, {w}x{d}, with 4 ft barrier fence",
+            _dollars(rng.uniform(45_000, 85_000)),
+        )
+    if r < 0.75:
+        size = rng.choice((18, 21, 24, 27))
+        return Work(f"Above-ground pool, {size} ft round", _dollars(rng.uniform(3_000, 9_000)))
+    return Work("Hot tub on existing deck", _dollars(rng.uniform(6_000, 14_000)))
+
+
+def _new_dwelling(rng: random.Random) -> Work:
+    if rng.random() < 0.12:  # two-family
+        unit = rng.randint(110, 160) * 10
+        garage = rng.choice((440, 480, 528))
+        areas = {"first": unit, "second": unit, "garage": 2 * garage, UNFINISHED: unit}
+        return Work(
+            f"New two-family dwelling (side-by-side duplex), 2 × {_sqft(unit)}, "
+            "2-car attached garage each unit",
+            _dollars(2 * unit * rng.uniform(170, 240) + 2 * garage * 60),
+            areas,
+            2,
+        )
+    stories = 2 if rng.random() < 0.65 else 1
+    first = rng.randint(110, 200) * 10 if stories == 2 else rng.randint(150, 280) * 10
+    second = int(first * rng.uniform(0.7, 0.95)) // 10 * 10 if stories == 2 else 0
+    cars = rng.choice((2, 2, 3, 3, 3)) if first > 1_500 else 2
+    garage = cars * 240
+    finished = rng.randint(0, 10) * 100 if rng.random() < 0.35 else 0
+    living = first + second + finished
+    areas = {"first": first}
+    if second:
+        areas["second"] = second
+    areas["garage"] = garage
+    areas["basement_finished"] = finished
+    areas[UNFINISHED] = first - finished if first > finished else 0
+    story = "2-story" if stories == 2 else "ranch"
+    return Work(
+        f"New {story} single-family dwelling, {_sqft(living)}, {cars}-car attached garage",
+        _dollars(living * rng.uniform(190, 290) + garage * 65),
+        areas,
+        1,
+    )
+
+
+def _early_start(rng: random.Random) -> Work:
+    return Work(
+        "Footings and foundation for new single-family dwelling (early start)",
+        _dollars(rng.uniform(28_000, 60_000)),
+    )
+
+
+def _com_new(rng: random.Random) -> Work:
+    what, lo_st, hi_st, lo, hi = rng.choice(COMMERCIAL_BUILDINGS)
+    stories = rng.randint(lo_st, hi_st)
+    total = rng.randint(lo, hi) // 100 * 100
+    per = total // stories // 10 * 10
+    areas = {LEVEL_NAMES[i]: per for i in range(stories)}
+    total = per * stories
+    units = 0
+    if what == "apartment building":
+        units = max(8, total // 1_000)
+        desc = f"New {stories}-story apartment building, {units} units, {_sqft(total)}"
+    elif "addition" in what:
+        desc = f"{what.capitalize()}, {_sqft(total)}"
+    else:
+        desc = (
+            f"New {stories}-story {what}, {_sqft(total)}"
+            if stories > 1
+            else (f"New {what}, {_sqft(total)}")
+        )
+    return Work(desc, _dollars(total * rng.uniform(180, 320)), areas, units)
+
+
+def _com_remodel(rng: random.Random) -> Work:
+    area = rng.randint(8, 60) * 100
+    tenant = rng.choice(TENANTS)
+    return Work(
+        f"Tenant build-out for {tenant}, {_sqft(area)}",
+        _dollars(area * rng.uniform(45, 140)),
+        {"first": area},
+    )
+
+
+def _com_special(rng: random.Random) -> Work:
+    choices = (
+        ("Temporary tent for summer festival, 40x80", 1_500, 4_000),
+        ("Replace antennas on existing cell tower", 18_000, 45_000),
+        ("Commercial pool renovation, new filtration", 60_000, 180_000),
+        ("Temporary tent for sidewalk sale, 20x40", 800, 2_000),
+    )
+    text, lo, hi = rng.choice(choices)
+    return Work(text, _dollars(rng.uniform(lo, hi)))
+
+
+def _ag_building(rng: random.Random) -> Work:
+    w, d = rng.choice(((30, 40), (36, 48), (40, 60)))
+    return Work(
+        f"Pole building, {w}x{d}, for equipment storage",
+        _dollars(w * d * rng.uniform(25, 45)),
+        {"first": w * d},
+    )
+
+
+def _raze(rng: random.Random) -> Work:
+    choices = (
+        ("Raze single-family dwelling and detached garage; cap laterals", 14_000, 32_000),
+        ("Raze detached garage and slab", 3_500, 9_000),
+        ("Raze fire-damaged dwelling", 18_000, 40_000),
+        ("Interior demolition only, commercial space", 6_000, 20_000),
+    )
+    text, lo, hi = rng.choice(choices)
+    return Work(text, _dollars(rng.uniform(lo, hi)))
+
+
+def _move(rng: random.Random) -> Work:
+    if rng.random() < 0.7:
+        return Work(
+            "Move storage shed to new location on the lot", _dollars(rng.uniform(400, 1_500))
+        )
+    return Work(
+        "Move single-family dwelling onto new foundation", _dollars(rng.uniform(40_000, 90_000))
+    )
+
+
+def _occupancy(rng: random.Random) -> Work:
+    return Work(
+        rng.choice(
+            (
+                "Occupancy permit for new single-family dwelling",
+                "Occupancy for change of tenant",
+                "Occupancy permit for two-family dwelling",
+                "Occupancy after remodel",
+            )
+        ),
+        Decimal(0),
+    )
+
+
+def _temp_occupancy(rng: random.Random) -> Work:
+    return Work(
+        rng.choice(
+            (
+                "Temporary occupancy pending final grade and landscaping",
+                "Temporary occupancy pending driveway paving",
+                "Temporary occupancy pending exterior painting",
+            )
+        ),
+        Decimal(0),
+    )
+
+
+def _change_of_use(rng: random.Random) -> Work:
+    a, b = rng.sample(("retail", "office", "personal service", "restaurant", "medical clinic"), 2)
+    return Work(f"Change of use from {a} to {b}", Decimal(0))
+
+
+def _erosion(rng: random.Random) -> Work:
+    acres = round(rng.uniform(0.15, 2.5), 2)
+    return Work(
+        f"Erosion control for construction, {acres} acre disturbed; silt fence and tracking pad",
+        _dollars(rng.uniform(800, 6_000)),
+    )
+
+
+def _solid_fill(rng: random.Random) -> Work:
+    n = rng.randint(2, 40)
+    return Work(f"Solid fill transfer, {n} truckloads", _dollars(n * 150))
+
+
+def _sewer_water(rng: random.Random) -> Work:
+    choices = (
+        ("New sewer and water laterals for new dwelling", 9_000, 20_000),
+        ("Replace water service, 1 in copper", 4_500, 9_500),
+        ("Replace sanitary lateral, street to house", 7_000, 16_000),
+        ("Storm lateral connection", 2_000, 6_000),
+    )
+    text, lo, hi = rng.choice(choices)
+    return Work(text, _dollars(rng.uniform(lo, hi)))
+
+
+def _electrical_temp(rng: random.Random) -> Work:
+    amps = rng.choice((60, 100, 200))
+    return Work(f"Temporary service for construction, {amps}A", _dollars(rng.uniform(400, 1_800)))
+
+
+def _grease(rng: random.Random) -> Work:
+    return Work(
+        f"Annual grease interceptor permit ({rng.choice(RESTAURANTS)})",
+        Decimal(0),
+    )
+
+
+def _address_numbers(rng: random.Random) -> Work:
+    return Work("Address numbers for new dwelling", Decimal(0))
+
+
+def _street_opening(rng: random.Random) -> Work:
+    return Work(
+        rng.choice(
+            (
+                "Excavate in right-of-way for water service repair",
+                "Open street for sanitary lateral connection",
+                "Bore under street for fiber-optic cable",
+            )
+        ),
+        _dollars(rng.uniform(1_500, 9_000)),
+    )
+
+
+def _sidewalk(rng: random.Random) -> Work:
+    feet = rng.randint(4, 30) * 5
+    return Work(f"Replace {feet} linear ft of 5 ft public sidewalk", _dollars(feet * 45))
+
+
+def _curb(rng: random.Random) -> Work:
+    feet = rng.randint(2, 16) * 5
+    return Work(f"Curb cut and gutter, {feet} linear ft, for new driveway", _dollars(feet * 60))
+
+
+def _street_privilege(rng: random.Random) -> Work:
+    return Work(
+        rng.choice(("Dumpster in street for roofing job", "Sidewalk café seating, 6 tables")),
+        Decimal(0),
+    )
+
+
+_DESCRIBERS = {
+    "RES-OTHER": _res_other,
+    "ELECTRICAL": _electrical,
+    "PLUMBING": _plumbing,
+    "HVAC": _hvac,
+    "RES-REMODEL": _res_remodel,
+    "RES-ADDITION": _res_addition,
+    "RES-ACCESSORY": _res_accessory,
+    "RES-POOL": _res_pool,
+    "RES-NEW-DWELLING": _new_dwelling,
+    "RES-EARLY-START": _early_start,
+    "COM-NEW": _com_new,
+    "COM-REMODEL": _com_remodel,
+    "COM-SPECIAL": _com_special,
+    "AG-BUILDING": _ag_building,
+    "RAZE": _raze,
+    "MOVE": _move,
+    "OCCUPANCY": _occupancy,
+    "TEMP-OCCUPANCY": _temp_occupancy,
+    "CHANGE-OF-USE": _change_of_use,
+    "EROSION": _erosion,
+    "SOLID-FILL": _solid_fill,
+    "SEWER-WATER": _sewer_water,
+    "ELECTRICAL-TEMP": _electrical_temp,
+    "GREASE-INTERCEPTOR": _grease,
+    "ADDRESS-NUMBERS": _address_numbers,
+    "STREET-OPENING": _street_opening,
+    "SIDEWALK": _sidewalk,
+    "CURB-GUTTER": _curb,
+    "STREET-PRIVILEGE": _street_privilege,
+}
+
+# --- the life of a permit --------------------------------------------------------------------
+
+_QUICK_TRADES = ("electrical", "plumbing", "hvac")
+# Days from start to completion by kind (low, high).
+DURATION: dict[str, tuple[int, int]] = {
+    "RES-NEW-DWELLING": (150, 400),
+    "COM-NEW": (200, 480),
+    "RES-ADDITION": (60, 240),
+    "COM-REMODEL": (30, 150),
+    "RES-REMODEL": (20, 120),
+    "RES-ACCESSORY": (10, 90),
+    "RES-POOL": (14, 60),
+    "RES-OTHER": (2, 30),
+    "RES-EARLY-START": (10, 45),
+    "RAZE": (3, 30),
+}
+DEFAULT_DURATION = (3, 45)
+VALIDITY_MONTHS = 18  # 15.1.8: a building permit lapses 18 months after issue
+
+
+def between(rng: random.Random, lo: int, hi: int) -> int:
+    """A whole number from lo to hi inclusive: rng.randint's job at a fifth of its cost."""
+    return lo + int(rng.random() * (hi - lo + 1))
+
+
+@dataclass(frozen=True)
+class Lifecycle:
+    status: PermitStatus
+    status_date: date
+    issued_on: date | None = None
+    expires_on: date | None = None
+    commenced_on: date | None = None
+    completed_on: date | None = None
+    reviewed_on: date | None = None  # for in_review/approved/denied/withdrawn without issue
+
+
+def lifecycle(
+    rng: random.Random, code: str, trade: str, applied_on: date, today: date
+) -> Lifecycle:
+    """Where a permit applied for on `applied_on` stands on `today`, and the dates on the way.
+    Old permits are mostly completed; recent ones are still in review or under way."""
+
+    def clamp(d: date) -> date:
+        return next_office_day(d)
+
+    quick = trade in _QUICK_TRADES or code in ("ELECTRICAL-TEMP", "GREASE-INTERCEPTOR")
+    if quick:
+        lag = rng.choice((0, 0, 0, 1, 1, 2, 3))
+    elif code in ("RES-OTHER", "OCCUPANCY", "TEMP-OCCUPANCY", "ADDRESS-NUMBERS", "SOLID-FILL"):
+        lag = rng.choice((0, 1, 1, 2, 3, 5))
+    elif code in ("COM-NEW", "RES-NEW-DWELLING", "COM-REMODEL", "COM-SPECIAL"):
+        lag = int(rng.triangular(7, 30, 14))
+    else:
+        lag = int(rng.triangular(1, 21, 5))
+    r = rng.random()
+    if r < 0.025:  # denied or withdrawn before issue
+        decided = clamp(applied_on + timedelta(days=rng.randint(3, 45)))
+        if decided <= today:
+            status = PermitStatus.DENIED if r < 0.01 else PermitStatus.WITHDRAWN
+            return Lifecycle(status, decided, reviewed_on=decided)
+        lag = (today - applied_on).days + 10  # still pending
+    issued = clamp(applied_on + timedelta(days=lag))
+    if issued > today:
+        age = (today - applied_on).days
+        if age < 1 or (quick and age < 2):
+            return Lifecycle(PermitStatus.APPLIED, applied_on)
+        reviewed = clamp(applied_on + timedelta(days=1))
+        if reviewed > today:
+            return Lifecycle(PermitStatus.APPLIED, applied_on)
+        if (issued - today).days <= 3 and not quick:
+            approved = max(reviewed, today - timedelta(days=rng.randint(0, 2)))
+            return Lifecycle(PermitStatus.APPROVED, approved, reviewed_on=approved)
+        return Lifecycle(PermitStatus.IN_REVIEW, reviewed, reviewed_on=reviewed)
+
+    expires = add_months(issued, VALIDITY_MONTHS) if trade == "building" else None
+    r = rng.random()
+    if r < 0.006:
+        voided = clamp(issued + timedelta(days=rng.randint(1, 20)))
+        if voided <= today:
+            return Lifecycle(PermitStatus.VOID, voided, issued, expires)
+    elif r < 0.009:
+        revoked = clamp(issued + timedelta(days=rng.randint(15, 200)))
+        if revoked <= today:
+            return Lifecycle(PermitStatus.REVOKED, revoked, issued, expires)
+    start_lag = between(rng, 0, 10) if quick else between(rng, 1, 45)
+    commenced = clamp(issued + timedelta(days=start_lag))
+    if commenced > today:
+        return Lifecycle(PermitStatus.ISSUED, issued, issued, expires)
+    lo, hi = DURATION.get(code, DEFAULT_DURATION)
+    completed = clamp(commenced + timedelta(days=between(rng, lo, hi)))
+    never_finished = expires is not None and rng.random() < 0.05
+    if not never_finished and completed <= today and (expires is None or completed <= expires):
+        return Lifecycle(PermitStatus.COMPLETED, completed, issued, expires, commenced, completed)
+    if expires is not None and expires < today:
+        return Lifecycle(PermitStatus.EXPIRED, expires, issued, expires, commenced)
+    if rng.random() < 0.04:
+        held = min(today, clamp(commenced + timedelta(days=rng.randint(5, 60))))
+        return Lifecycle(PermitStatus.ON_HOLD, held, issued, expires, commenced)
+    return Lifecycle(PermitStatus.WORK_STARTED, commenced, issued, expires, commenced)
+
+
+# --- credentials -------------------------------------------------------------------------------
+
+
+def credential_expiry(rng: random.Random, today: date) -> date:
+    """Wisconsin credentials run in two- or four-year cycles; about one in seven has lapsed."""
+    d = today + timedelta(days=rng.randint(-420, 1_300))
+    return date(d.year, d.month, calendar.monthrange(d.year, d.month)[1])
+
+
+def credential_number(rng: random.Random, kind: CredentialKind) -> str:
+    return f"{CREDENTIAL_PREFIX[kind]}-{rng.randint(1_000_000, 1_999_999)}"
+
+
+# Demo staff (the municipality's inspector as shown on the letterhead).
+DEMO_INSPECTOR_NAME = "Dale Kowalski"
