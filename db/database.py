@@ -49,6 +49,13 @@ class Database:
         return read_connection(self.engine)
 
     def close(self) -> None:
+        if sqlite_file(self.engine) is not None:
+            # Keep the query planner's statistics current as the register grows (SQLite's advice:
+            # PRAGMA optimize before closing; analysis_limit bounds its time on big tables).
+            with self.engine.connect() as conn:
+                conn.exec_driver_sql("PRAGMA analysis_limit=2000")
+                conn.exec_driver_sql("PRAGMA optimize")
+                conn.commit()
         self.engine.dispose()
 
 
@@ -69,4 +76,13 @@ def open_database(url: str, *, create: bool = True, migrate: bool = True) -> Dat
     except DatabaseError:
         engine.dispose()
         raise
+    if opened.created or opened.upgraded_from is not None:
+        _analyze(engine)
     return Database(engine=engine, opened=opened)
+
+
+def _analyze(engine: Engine) -> None:
+    """Statistics for the planner; without them SQLite may scan every permit on each keystroke."""
+    with engine.connect() as conn:
+        conn.exec_driver_sql("ANALYZE")
+        conn.commit()

@@ -70,14 +70,6 @@ CHUNK = 5_000
 PRICE_INFLATION = 0.03  # construction costs per year, for the valuations of older permits
 
 
-def is_demo(conn: Connection) -> bool:
-    """True when the database was made by `permitdesk demo` (its municipality says so)."""
-    for (settings,) in conn.execute(select(schema.municipality.c.settings)):
-        if isinstance(settings, dict) and settings.get("demo") is True:
-            return True
-    return False
-
-
 # --- the plan: everything generated in memory first ----------------------------------------
 
 

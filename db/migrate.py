@@ -5,37 +5,58 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, inspect, text
+from sqlalchemy.exc import DBAPIError
 
-from db.engine import DatabaseError, sqlite_backup, sqlite_file
+from db.engine import DatabaseError, read_connection, sqlite_backup, sqlite_file
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+# The newest revision in db/migrations/versions (a test keeps them equal). Opening a database
+# that is already there needs no Alembic import, which keeps the app's start fast.
+HEAD = "0003"
 
 
 def _config() -> Config:
+    from alembic.config import Config
+
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     return cfg
 
 
 def head_revision() -> str:
+    from alembic.script import ScriptDirectory
+
     head = ScriptDirectory.from_config(_config()).get_current_head()
     assert head is not None
     return head
 
 
 def known_revisions() -> set[str]:
+    from alembic.script import ScriptDirectory
+
     return {s.revision for s in ScriptDirectory.from_config(_config()).walk_revisions()}
 
 
 def current_revision(engine: Engine) -> str | None:
+    from alembic.runtime.migration import MigrationContext
+
     with engine.connect() as conn:
         return MigrationContext.configure(conn).get_current_revision()
+
+
+def _stamped_revision(engine: Engine) -> str | None:
+    """The revision stamp read with plain SQL (no Alembic); None when there is none."""
+    try:
+        with read_connection(engine) as conn:
+            return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+    except DBAPIError:
+        return None
 
 
 @dataclass(frozen=True)
@@ -62,6 +83,10 @@ def backup_path(db_path: Path, label: str) -> Path:
 
 def upgrade(engine: Engine, target: str = "head") -> OpenResult:
     """Bring the schema to `target`. An existing SQLite file is backed up first."""
+    if target in ("head", HEAD) and _stamped_revision(engine) == HEAD:
+        return OpenResult(created=False, upgraded_from=None, backup=None)
+    from alembic import command
+
     current = current_revision(engine)
     has_tables = bool(inspect(engine).get_table_names())
     if current is None and has_tables:

@@ -281,3 +281,11 @@ def municipality_letterhead(conn: Connection, municipality_id: int) -> list[str]
         select(m.c.letterhead).where(m.c.id == municipality_id)
     ).scalar_one_or_none()
     return [str(line) for line in (found or [])]
+
+
+def is_demo(conn: Connection) -> bool:
+    """True when the database was made by `permitdesk demo` (its municipality says so)."""
+    for (settings,) in conn.execute(select(schema.municipality.c.settings)):
+        if isinstance(settings, dict) and settings.get("demo") is True:
+            return True
+    return False

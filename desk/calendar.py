@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from datetime import date
 from functools import cache
-
-import holidays
+from typing import Any
 
 
 @cache
-def _wi_holidays(year: int) -> holidays.HolidayBase:
+def _wi_holidays(year: int) -> Any:
+    import holidays  # loaded on first use: it is slow to import and most screens never need it
+
     return holidays.country_holidays("US", subdiv="WI", years=year)
 
 

@@ -68,12 +68,8 @@ def process_events(app: QApplication, rounds: int = 3) -> None:
 
 
 def is_demo_database(database: Database) -> bool:
-    try:
-        from db.demo import is_demo
-    except ImportError:
-        return False
     with database.read() as conn:
-        return bool(is_demo(conn))
+        return queries.is_demo(conn)
 
 
 def make_session(database: Database, actor: Actor) -> Session:

@@ -30,16 +30,8 @@ DEMO = "demo"
 ADMIN = "admin"
 
 
-def demo_available() -> bool:
-    try:
-        import db.demo  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 def _run_demo(database: Database, progress: workers.Progress) -> str:
-    from db.demo import DemoSpec, build_demo
+    from db.demo import DemoSpec, build_demo  # only on first run: keeps the start fast
 
     return build_demo(database, DemoSpec(), progress)
 
@@ -86,9 +78,6 @@ class FirstRunDialog(QDialog):
             "Three years of made-up permits for the City of Glendale, to try Permit Desk out.",
         )
         self.demo_button.clicked.connect(self.start_demo)
-        if not demo_available():
-            self.demo_button.setEnabled(False)
-            self.demo_button.setToolTip("Demo data is not part of this installation.")
         self.empty_button = QCommandLinkButton(
             "Start with an empty database",
             "Choose your municipality and create the first administrator.",

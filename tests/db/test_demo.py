@@ -15,9 +15,10 @@ from sqlalchemy import func, select
 
 from db import queries, schema
 from db.database import Database, open_database
-from db.demo import DEMO_PASSWORD, DEMO_USERS, DemoSpec, build_demo, is_demo
+from db.demo import DEMO_PASSWORD, DEMO_USERS, DemoSpec, build_demo
 from db.engine import sqlite_url
 from db.migrate import check
+from db.queries import is_demo
 from desk import demo_data
 from desk.domain.enums import NUMBERED_STATUSES, PartyRole, PermitStatus
 from desk.domain.kinds import kind_by_code

@@ -210,3 +210,9 @@ def test_sqlite_connections_use_wal_full_sync_and_foreign_keys(tmp_path: Path) -
         assert conn.execute(text("PRAGMA foreign_keys")).scalar() == 1
         assert conn.execute(select(text("1"))).scalar() == 1
     db.close()
+
+
+def test_the_head_constant_names_the_newest_migration() -> None:
+    from db.migrate import HEAD
+
+    assert head_revision() == HEAD

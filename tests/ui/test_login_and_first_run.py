@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -141,7 +140,6 @@ def test_loading_demo_data_runs_in_the_background_with_a_progress_bar(
         return "Demo database built."
 
     monkeypatch.setattr(first_run, "_run_demo", fake_demo)
-    monkeypatch.setattr(first_run, "demo_available", lambda: True)
     dialog = FirstRunDialog(empty_database)
     qtbot.addWidget(dialog)
     dialog.show()
@@ -167,8 +165,3 @@ def test_a_failed_demo_load_says_why_and_goes_back_to_the_choice(
     qtbot.waitUntil(lambda: dialog.welcome_error.isVisible(), timeout=5000)
     assert "municipality: no such profile" in dialog.welcome_error.text()
     assert dialog.pages.currentWidget() is dialog.welcome_page
-
-
-def test_the_real_demo_loader_is_wired_to_db_demo(tmp_path: Path) -> None:
-    pytest.importorskip("db.demo")
-    assert first_run.demo_available()

@@ -35,7 +35,6 @@ from db.database import Database
 from desk.clock import Clock
 from desk.fees.model import FeeItem, FeeSchedule, ScheduleVersion
 from desk.services import fees
-from reports.fee_quote import render_quote_pdf
 from ui import dialogs, settings
 from ui.models.fee_quote import BreakdownTableModel, CalculatorLinesModel
 from ui.presenters.fee_calculator import (
@@ -633,6 +632,8 @@ class FeeCalculatorWindow(QWidget):
         try:
             with self.database.read() as conn:
                 letterhead = queries.municipality_letterhead(conn, self.session.municipality_id)
+            from reports.fee_quote import render_quote_pdf  # reportlab: load on first print
+
             render_quote_pdf(
                 quote,
                 self.session.municipality_name,
