@@ -37,7 +37,7 @@ run: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy desk db permitdesk ui reports
+	$(BIN)/mypy desk db permitdesk ui reports bench
 
 format: $(STAMP)
 	$(BIN)/ruff format .

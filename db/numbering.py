@@ -50,14 +50,17 @@ def set_at_least(
     conn: Connection, municipality_id: int, series: str, year: int, value: int
 ) -> None:
     """For bulk loads (demo data) that assign numbers themselves: move the counter past them."""
-    while current_number(conn, municipality_id, series, year) < value:
-        nxt = next_number(conn, municipality_id, series, year)
-        if nxt < value:
-            c = number_counter.c
-            conn.execute(
-                update(number_counter)
-                .where(
-                    (c.municipality_id == municipality_id) & (c.series == series) & (c.year == year)
-                )
-                .values(value=value)
-            )
+    if current_number(conn, municipality_id, series, year) >= value:
+        return
+    next_number(conn, municipality_id, series, year)  # creates and locks the row
+    c = number_counter.c
+    conn.execute(
+        update(number_counter)
+        .where(
+            (c.municipality_id == municipality_id)
+            & (c.series == series)
+            & (c.year == year)
+            & (c.value < value)
+        )
+        .values(value=value)
+    )

@@ -30,10 +30,14 @@ class FixedClock:
     """A clock that stands still unless advanced; for tests and demo generation."""
 
     def __init__(self, at: datetime | date) -> None:
+        self._now = self._as_utc(at)
+
+    @staticmethod
+    def _as_utc(at: datetime | date) -> datetime:
         if isinstance(at, datetime):
-            self._now = at if at.tzinfo else at.replace(tzinfo=UTC)
-        else:
-            self._now = datetime(at.year, at.month, at.day, 15, 0, tzinfo=UTC)
+            return at if at.tzinfo else at.replace(tzinfo=UTC)
+        # A plain date stands for the office morning (15:00 UTC is 9 or 10 a.m. Central).
+        return datetime(at.year, at.month, at.day, 15, 0, tzinfo=UTC)
 
     def now(self) -> datetime:
         return self._now
@@ -42,7 +46,7 @@ class FixedClock:
         return self._now.date()
 
     def set(self, at: datetime | date) -> None:
-        self.__init__(at)  # type: ignore[misc]
+        self._now = self._as_utc(at)
 
     def advance(self, delta: timedelta) -> None:
         self._now = self._now + delta

@@ -9,15 +9,19 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-
+from hypothesis import settings
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from db.database import Database, open_database
 from db.engine import sqlite_url
 from desk.clock import FixedClock
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # before any test imports Qt
+
+# Property tests check rules, not speed: no per-example deadline on a busy 2-core CI machine.
+settings.register_profile("permitdesk", deadline=None, derandomize=False)
+settings.load_profile("permitdesk")
 
 PG_ENV = "PERMITDESK_TEST_POSTGRES_URL"
 

@@ -17,7 +17,6 @@ class Permission(StrEnum):
     ISSUE_PERMIT = "issue permits"
     VOID_PERMIT = "void permits"
     MANAGE_PARTIES = "edit parties, parcels and credentials"
-    BACKUP = "back up the database"
     MANAGE_FEES = "change fee schedules"
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import multiprocessing as mp
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import insert
@@ -19,12 +20,15 @@ from tests.conftest import reset_postgres
 PER_WORKER = 250
 
 
-def _allocate(url: str, worker: int, out: mp.Queue) -> None:  # type: ignore[type-arg]
+def _allocate(url: str, worker: int, out: mp.Queue, start: Any) -> None:  # type: ignore[type-arg]
     """Allocate PER_WORKER numbers, one transaction each; every 7th is rolled back after the
     allocation (as when issuing fails late), so it must not consume a number."""
     engine = make_engine(url)
     kept: list[int] = []
     try:
+        with engine.connect():
+            pass  # connected and ready before the race starts
+        start.wait(timeout=120)
         i = 0
         while len(kept) < PER_WORKER:
             i += 1
@@ -61,7 +65,8 @@ def _run(url: str, workers: int) -> list[int]:
     db.close()
     ctx = mp.get_context("spawn")
     queue = ctx.Queue()
-    procs = [ctx.Process(target=_allocate, args=(url, w, queue)) for w in range(workers)]
+    start = ctx.Barrier(workers)  # all workers start allocating at the same moment
+    procs = [ctx.Process(target=_allocate, args=(url, w, queue, start)) for w in range(workers)]
     for p in procs:
         p.start()
     results = [queue.get(timeout=240) for _ in procs]
@@ -121,4 +126,27 @@ def test_numbers_are_per_municipality_series_and_year(tmp_path: Path) -> None:
             next_number(conn, 1, "P", 2026),
         ]
     assert got == [1, 2, 1, 1, 1, 3]
+    db.close()
+
+
+def test_a_bulk_load_moves_the_counter_past_the_numbers_it_assigned(tmp_path: Path) -> None:
+    from db.numbering import set_at_least
+
+    db = open_database(sqlite_url(tmp_path / "n.db"))
+    with db.engine.begin() as conn:
+        conn.execute(
+            insert(municipality).values(
+                id=1,
+                key="glendale",
+                name="G",
+                letterhead=[],
+                inspector_name="",
+                inspector_title="",
+                state="WI",
+                settings={},
+            )
+        )
+        set_at_least(conn, 1, "P", 2026, 412)
+        set_at_least(conn, 1, "P", 2026, 17)  # never moves it back
+        assert next_number(conn, 1, "P", 2026) == 413
     db.close()
