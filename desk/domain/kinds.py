@@ -8,6 +8,7 @@ from functools import cache
 from importlib import resources
 
 from desk.domain.enums import PermitClass, WorkClass
+from desk.domain.lifecycle import Rule
 from desk.errors import ValidationError
 
 TRADES = ("building", "electrical", "plumbing", "hvac", "erosion", "other")
@@ -21,6 +22,7 @@ class PermitKind:
     work_class: WorkClass
     trade: str
     section: str
+    lifecycle: Rule = Rule.NONE
 
 
 @cache
@@ -40,6 +42,7 @@ def kinds_for(municipality_key: str) -> tuple[PermitKind, ...]:
                 work_class=WorkClass(row["work"]),
                 trade=row["trade"],
                 section=row["section"],
+                lifecycle=Rule(row.get("lifecycle", "none")),
             )
         except (KeyError, ValueError) as e:
             raise ValueError(f"{where}: {e}") from None
