@@ -31,6 +31,7 @@ from sqlalchemy import Connection, Dialect, func, insert, select, text
 
 from db import schema
 from db.database import Database
+from db.demo_checklists import demo_checklists
 from db.numbering import set_at_least
 from db.tracking import listing_row
 from desk import demo_data as dd
@@ -743,7 +744,9 @@ def build_demo(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _build(database, spec, progress)
+        summary = _build(database, spec, progress)
+        today = spec.today or date.today()
+        return summary + demo_checklists(database, spec.municipality, today, spec.seed)
     finally:
         if collecting:
             gc.enable()

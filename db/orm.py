@@ -5,12 +5,15 @@ from __future__ import annotations
 from sqlalchemy.orm import registry, relationship
 
 from db import schema
+from desk.domain.checklists import ChecklistItem
 from desk.domain.model import (
     Credential,
     Municipality,
     Parcel,
     Party,
     Permit,
+    PermitExtension,
+    PermitOrder,
     PermitParty,
     User,
 )
@@ -48,6 +51,9 @@ def start_mappers() -> None:
     )
     mapper_registry.map_imperatively(StoredVersion, schema.fee_schedule_version)
     mapper_registry.map_imperatively(AssessedLine, schema.permit_fee_line)
+    mapper_registry.map_imperatively(ChecklistItem, schema.permit_checklist_item)
+    mapper_registry.map_imperatively(PermitExtension, schema.permit_extension)
+    mapper_registry.map_imperatively(PermitOrder, schema.permit_order)
     mapper_registry.map_imperatively(
         Permit,
         schema.permit,
@@ -55,6 +61,17 @@ def start_mappers() -> None:
             "parcel": relationship(Parcel, lazy="joined"),
             "parties": relationship(
                 PermitParty, order_by=schema.permit_party.c.id, cascade="all, delete-orphan"
+            ),
+            # Loaded with the permit: deadline rules read them while it is being changed, and a
+            # lazy load would flush half a change into the audit trail as its own event.
+            "extensions": relationship(
+                PermitExtension,
+                order_by=schema.permit_extension.c.id,
+                cascade="all, delete-orphan",
+                lazy="selectin",
+            ),
+            "orders": relationship(
+                PermitOrder, order_by=schema.permit_order.c.id, cascade="all, delete-orphan"
             ),
         },
     )

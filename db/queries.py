@@ -3,13 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import date
 from typing import Any
 
 from sqlalchemy import Connection, Select, and_, func, select
 
 from db import schema
+from desk.domain import documents as docs
+from desk.domain.credentials import HeldCredential
+from desk.domain.enums import PartyRole
+from desk.domain.kinds import kind_label
 from desk.domain.model import AuditEntry, FieldChange
-from desk.domain.readmodels import HistoryReferences, PartyLine, PermitDetail, PermitListRow
+from desk.domain.readmodels import (
+    HistoryReferences,
+    OrderNotice,
+    PartyLine,
+    PermitDetail,
+    PermitListRow,
+)
 from desk.domain.search import prefix_upper_bound, query_tokens
 
 p = schema.permit
@@ -289,3 +300,277 @@ def is_demo(conn: Connection) -> bool:
         if isinstance(settings, dict) and settings.get("demo") is True:
             return True
     return False
+
+
+# --- intake form and permit documents (issue 4) ---------------------------------------------
+
+_CHOICES = 20
+
+
+def _like_prefix(text: str) -> str:
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return escaped + "%"
+
+
+def parcel_matches(
+    conn: Connection, municipality_id: int, text: str, limit: int = _CHOICES
+) -> list[docs.ParcelChoice]:
+    """Parcels whose address ('6120 N Port...'), street or PIN starts with `text` (any case).
+    A prefix scan of the municipality's parcels: a few milliseconds on 25,000."""
+    pc = schema.parcel
+    wanted = " ".join(text.split())
+    if not wanted:
+        return []
+    like = _like_prefix(wanted)
+    address = pc.c.house_number + " " + pc.c.street
+    rows = conn.execute(
+        select(pc.c.id, pc.c.pin, pc.c.house_number, pc.c.street, pc.c.unit, pc.c.city, pc.c.zip)
+        .where(
+            pc.c.municipality_id == municipality_id,
+            address.ilike(like, escape="\\")
+            | pc.c.street.ilike(like, escape="\\")
+            | pc.c.pin.ilike(like, escape="\\"),
+        )
+        .order_by(pc.c.street, func.length(pc.c.house_number), pc.c.house_number, pc.c.unit)
+        .limit(limit)
+    )
+    return [docs.ParcelChoice(*r) for r in rows]
+
+
+def parcel_choice(conn: Connection, parcel_id: int) -> docs.ParcelChoice | None:
+    pc = schema.parcel
+    row = conn.execute(
+        select(
+            pc.c.id, pc.c.pin, pc.c.house_number, pc.c.street, pc.c.unit, pc.c.city, pc.c.zip
+        ).where(pc.c.id == parcel_id)
+    ).first()
+    return None if row is None else docs.ParcelChoice(*row)
+
+
+def party_matches(conn: Connection, text: str, limit: int = _CHOICES) -> list[docs.PartyChoice]:
+    """People and organizations whose name, last name or a word of the name starts with `text`."""
+    pa = schema.party
+    wanted = " ".join(text.split())
+    if not wanted:
+        return []
+    like = _like_prefix(wanted)
+    rows = conn.execute(
+        select(
+            pa.c.id,
+            pa.c.name,
+            pa.c.address_line1,
+            pa.c.address_line2,
+            pa.c.city,
+            pa.c.state,
+            pa.c.zip,
+            pa.c.phone,
+        )
+        .where(
+            pa.c.name.ilike(like, escape="\\")
+            | pa.c.last_name.ilike(like, escape="\\")
+            | pa.c.name.ilike("% " + like, escape="\\")
+        )
+        .order_by(pa.c.name, pa.c.id)
+        .limit(limit)
+    )
+    return [
+        docs.PartyChoice(
+            id=r.id,
+            name=r.name,
+            address=_one_line_address(r.address_line1, r.address_line2, r.city, r.state, r.zip),
+            phone=r.phone,
+        )
+        for r in rows
+    ]
+
+
+def party_choice(conn: Connection, party_id: int) -> docs.PartyChoice | None:
+    pa = schema.party
+    r = conn.execute(select(pa).where(pa.c.id == party_id)).first()
+    if r is None:
+        return None
+    return docs.PartyChoice(
+        id=r.id,
+        name=r.name,
+        address=_one_line_address(r.address_line1, r.address_line2, r.city, r.state, r.zip),
+        phone=r.phone,
+    )
+
+
+def party_credentials(conn: Connection, party_id: int) -> list[HeldCredential]:
+    c = schema.credential
+    rows = conn.execute(
+        select(c.c.kind, c.c.number, c.c.expires_on)
+        .where(c.c.party_id == party_id)
+        .order_by(c.c.id)
+    )
+    return [HeldCredential(r.kind, r.number, r.expires_on) for r in rows]
+
+
+def _municipality_print(conn: Connection, municipality_id: int) -> Any:
+    m = schema.municipality
+    return conn.execute(
+        select(m.c.key, m.c.name, m.c.letterhead, m.c.inspector_name, m.c.inspector_title).where(
+            m.c.id == municipality_id
+        )
+    ).one()
+
+
+def _first_in(parties: tuple[Any, ...], *roles: Any) -> str:
+    for role in roles:
+        for line in parties:
+            if line.role == role:
+                return str(line.name)
+    return ""
+
+
+def permit_card_data(conn: Connection, permit_id: int) -> docs.PermitCardData | None:
+    """What the job-site card of 15.1.8(a) prints; None when the permit does not exist or has no
+    number yet (a card is printed on issue)."""
+    detail = permit_detail(conn, permit_id)
+    if detail is None or not detail.number:
+        return None
+    muni_id = conn.execute(select(p.c.municipality_id).where(p.c.id == permit_id)).scalar_one()
+    m = _municipality_print(conn, muni_id)
+    return docs.PermitCardData(
+        municipality_name=m.name,
+        letterhead=tuple(str(x) for x in (m.letterhead or [])),
+        number=detail.number,
+        address=detail.address,
+        pin=detail.pin,
+        kind_label=kind_label(m.key, detail.kind),
+        description=detail.description,
+        owner=_first_in(
+            detail.parties, PartyRole.BUILDING_OWNER, PartyRole.LAND_OWNER, PartyRole.APPLICANT
+        ),
+        contractor=_first_in(
+            detail.parties,
+            PartyRole.CONTRACTOR,
+            PartyRole.PLUMBER,
+            PartyRole.ELECTRICIAN,
+            PartyRole.HVAC_CONTRACTOR,
+        ),
+        issued_on=detail.issued_on,
+        expires_on=detail.expires_on,
+        inspector_name=m.inspector_name,
+        inspector_title=m.inspector_title,
+    )
+
+
+def application_summary_data(
+    conn: Connection, permit_id: int
+) -> docs.ApplicationSummaryData | None:
+    """The application as filed, with its parties and assessed fee lines."""
+    detail = permit_detail(conn, permit_id)
+    if detail is None:
+        return None
+    row = conn.execute(select(p.c.municipality_id, p.c.areas).where(p.c.id == permit_id)).one()
+    m = _municipality_print(conn, row.municipality_id)
+    fl, v = schema.permit_fee_line, schema.fee_schedule_version
+    lines = conn.execute(
+        select(
+            fl.c.code,
+            fl.c.description,
+            fl.c.section,
+            fl.c.amount,
+            fl.c.deposit,
+            fl.c.note,
+            v.c.label,
+        )
+        .join(v, v.c.id == fl.c.version_id)
+        .where(fl.c.permit_id == permit_id)
+        .order_by(fl.c.id)
+    ).all()
+    areas = row.areas if isinstance(row.areas, dict) else {}
+    return docs.ApplicationSummaryData(
+        municipality_name=m.name,
+        letterhead=tuple(str(x) for x in (m.letterhead or [])),
+        permit_id=detail.id,
+        number=detail.number,
+        status=detail.status.label,
+        kind_code=detail.kind,
+        kind_label=kind_label(m.key, detail.kind),
+        description=detail.description,
+        address=detail.address,
+        pin=detail.pin,
+        legal_description=detail.legal_description,
+        zoning_district=detail.zoning_district,
+        applied_on=detail.applied_on,
+        issued_on=detail.issued_on,
+        valuation=detail.valuation,
+        floor_area_sqft=detail.floor_area_sqft,
+        areas=tuple((str(k), int(a)) for k, a in areas.items()),
+        dwelling_units=detail.dwelling_units,
+        parties=tuple(
+            docs.SummaryParty(pl.role.label, pl.name, pl.mailing_address, pl.phone)
+            for pl in detail.parties
+        ),
+        fee_lines=tuple(
+            docs.SummaryFeeLine(
+                code=r.code,
+                description=r.description,
+                section=r.section,
+                amount=r.amount,
+                deposit=bool(r.deposit),
+                note=r.note or "",
+            )
+            for r in lines
+        ),
+        schedule_version=lines[0].label if lines else "",
+    )
+
+
+def municipality_ids(conn: Connection) -> list[tuple[int, str]]:
+    m = schema.municipality
+    return [(r.id, r.name) for r in conn.execute(select(m.c.id, m.c.name).order_by(m.c.id))]
+
+
+def order_notice(conn: Connection, order_id: int) -> OrderNotice | None:
+    """What a stop-work order or revocation notice prints (reports/notices.py)."""
+    o, m = schema.permit_order, schema.municipality
+    row = conn.execute(select(o).where(o.c.id == order_id)).first()
+    if row is None:
+        return None
+    detail = permit_detail(conn, row.permit_id)
+    assert detail is not None
+    muni = conn.execute(
+        select(m.c.name, m.c.letterhead, m.c.inspector_name, m.c.inspector_title)
+        .join(schema.permit, schema.permit.c.municipality_id == m.c.id)
+        .where(schema.permit.c.id == row.permit_id)
+    ).one()
+    owner = next((p for p in detail.parties if p.role.value == "building_owner"), None)
+    contractor = next((p for p in detail.parties if p.role.value == "contractor"), None)
+    return OrderNotice(
+        kind=row.kind,
+        order_id=row.id,
+        issued_on=row.issued_on,
+        reasons=row.reasons,
+        section=row.section,
+        lifted_on=row.lifted_on,
+        lift_notice=row.lift_notice,
+        permit_number=detail.number,
+        permit_id=detail.id,
+        kind_label=kind_label(detail.municipality_key, detail.kind),
+        description=detail.description,
+        address=detail.address,
+        owner=owner.name if owner else "",
+        owner_address=owner.mailing_address if owner else "",
+        contractor=contractor.name if contractor else "",
+        municipality_name=muni.name,
+        letterhead=tuple(muni.letterhead or ()),
+        inspector_name=muni.inspector_name,
+        inspector_title=muni.inspector_title,
+    )
+
+
+def open_orders(conn: Connection, permit_id: int) -> list[tuple[int, str, date, date | None]]:
+    """(order id, kind, issued on, lifted on) of a permit's orders, newest first."""
+    o = schema.permit_order
+    return [
+        (r.id, r.kind, r.issued_on, r.lifted_on)
+        for r in conn.execute(
+            select(o.c.id, o.c.kind, o.c.issued_on, o.c.lifted_on)
+            .where(o.c.permit_id == permit_id)
+            .order_by(o.c.id.desc())
+        )
+    ]

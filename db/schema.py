@@ -16,9 +16,11 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    false,
 )
 
 from db.types import Cents, StrEnumType, UTCDateTime
+from desk.domain.checklists import ItemState
 from desk.domain.enums import (
     CredentialKind,
     PartyKind,
@@ -132,6 +134,13 @@ permit = Table(
     Column("completed_on", Date),
     Column("status_date", Date),
     Column("issued_by_id", ForeignKey("app_user.id")),
+    Column("approved_on", Date),  # revision 0005
+    Column("last_activity_on", Date),
+    Column("requested_until", Date),
+    Column("emergency", Boolean, nullable=False, server_default=false()),
+    Column("work_began_before_permit", Boolean, nullable=False, server_default=false()),
+    Column("street_paved_on", Date),  # §435-8: five years after repaving, council approval
+    Column("council_approval", String(200), nullable=False, server_default=""),
     # A number is unique in its municipality; NULL (not yet issued) may repeat.
     UniqueConstraint("municipality_id", "number", name="uq_permit_municipality_number"),
 )
@@ -227,4 +236,51 @@ permit_fee_line = Table(
     Column("note", String(300), nullable=False),
     Column("request", JSON, nullable=False),  # what was entered: quantity, amount, occurrence, ...
     Column("assessed_on", Date, nullable=False),
+)
+
+# Revision 0004: each permit's checklist (issue 4): one row per item of its kind's template
+# (resources/checklists.toml), with its state and who marked it when.
+permit_checklist_item = Table(
+    "permit_checklist_item",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("permit_id", ForeignKey("permit.id"), nullable=False, index=True),
+    Column("code", String(60), nullable=False),
+    Column("text", String(400), nullable=False),
+    Column("section", String(80), nullable=False),
+    Column("state", StrEnumType(ItemState), nullable=False),
+    Column("value_date", Date),
+    Column("value_text", String(200), nullable=False),
+    Column("reason", String(400), nullable=False),
+    Column("by_user_id", ForeignKey("app_user.id")),
+    Column("at", UTCDateTime),
+    UniqueConstraint("permit_id", "code", name="uq_permit_checklist_item_code"),
+)
+
+# Revision 0005: lifecycle — deadline extensions, stop-work orders and revocations.
+permit_extension = Table(
+    "permit_extension",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("permit_id", ForeignKey("permit.id"), nullable=False, index=True),
+    Column("deadline", String(20), nullable=False),
+    Column("until", Date, nullable=False),
+    Column("reason", Text, nullable=False),
+    Column("by_user_id", ForeignKey("app_user.id")),
+    Column("at", UTCDateTime),
+)
+
+permit_order = Table(
+    "permit_order",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("permit_id", ForeignKey("permit.id"), nullable=False, index=True),
+    Column("kind", String(20), nullable=False),  # stop_work | revocation
+    Column("issued_on", Date, nullable=False),
+    Column("reasons", Text, nullable=False),
+    Column("section", String(80), nullable=False),
+    Column("by_user_id", ForeignKey("app_user.id")),
+    Column("at", UTCDateTime),
+    Column("lifted_on", Date),
+    Column("lift_notice", Text, nullable=False),
 )

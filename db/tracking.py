@@ -18,8 +18,19 @@ from sqlalchemy import Connection, delete, event, insert, inspect, select
 from sqlalchemy.orm import Session, UOWTransaction
 
 from db import schema
+from desk.domain.checklists import ChecklistItem
 from desk.domain.enums import PartyRole
-from desk.domain.model import Credential, Municipality, Parcel, Party, Permit, PermitParty, User
+from desk.domain.model import (
+    Credential,
+    Municipality,
+    Parcel,
+    Party,
+    Permit,
+    PermitExtension,
+    PermitOrder,
+    PermitParty,
+    User,
+)
 from desk.domain.search import number_sort_key, permit_terms
 from desk.fees.model import AssessedLine, StoredVersion
 
@@ -31,8 +42,11 @@ ENTITY_NAMES: dict[type, str] = {
     Credential: "credential",
     Permit: "permit",
     PermitParty: "permit_party",
+    PermitExtension: "permit_extension",
+    PermitOrder: "permit_order",
     StoredVersion: "fee_schedule_version",
     AssessedLine: "permit_fee_line",
+    ChecklistItem: "permit_checklist_item",
 }
 REDACTED = {"password_hash"}
 ACTOR_KEY = "audit_actor"

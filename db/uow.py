@@ -8,15 +8,18 @@ from types import TracebackType
 from typing import Generic, TypeVar
 
 from sqlalchemy import Engine, func, select
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from db import schema, tracking
 from db.numbering import next_number
+from desk.domain.checklists import ChecklistItem
 from desk.domain.enums import PartyRole
+from desk.domain.lifecycle import ACTIVE
 from desk.domain.model import Credential, Municipality, Parcel, Party, Permit, User
 from desk.fees.loader import version_from_dict
 from desk.fees.model import AssessedLine, ScheduleVersion, StoredVersion
 from desk.services.uow import (
+    ChecklistRepository,
     FeeRepository,
     MunicipalityRepository,
     NumberAllocator,
@@ -61,6 +64,20 @@ class PermitRepo(SqlRepository[Permit]):
         return self.session.scalars(
             select(Permit).filter_by(municipality_id=municipality_id, number=number)
         ).first()
+
+    def active(self, municipality_id: int) -> list[Permit]:
+        p = schema.permit
+        return list(
+            self.session.scalars(
+                select(Permit)
+                .where(
+                    (p.c.municipality_id == municipality_id)
+                    & p.c.status.in_([s.value for s in ACTIVE])
+                )
+                .options(selectinload(Permit.extensions))  # type: ignore[arg-type]
+                .order_by(p.c.id)
+            ).unique()
+        )
 
 
 class FeeRepo:
@@ -141,6 +158,23 @@ class FeeRepo:
         return int(self.session.execute(stmt).scalar_one())
 
 
+class ChecklistRepo:
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def for_permit(self, permit_id: int) -> list[ChecklistItem]:
+        return list(
+            self.session.scalars(
+                select(ChecklistItem)
+                .filter_by(permit_id=permit_id)
+                .order_by(schema.permit_checklist_item.c.id)
+            )
+        )
+
+    def add(self, item: ChecklistItem) -> None:
+        self.session.add(item)
+
+
 class SessionNumbers:
     def __init__(self, session: Session) -> None:
         self.session = session
@@ -160,6 +194,7 @@ class SqlUnitOfWork:
     users: UserRepository
     fees: FeeRepository
     numbers: NumberAllocator
+    checklists: ChecklistRepository
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -178,6 +213,7 @@ class SqlUnitOfWork:
         self.permits = PermitRepo(s, Permit)
         self.fees = FeeRepo(s)
         self.numbers = SessionNumbers(s)
+        self.checklists = ChecklistRepo(s)
         return self
 
     def __exit__(

@@ -68,6 +68,14 @@ def build_parser() -> argparse.ArgumentParser:
             sp.add_argument(
                 "--out", metavar="PATH", help="backup file (default: beside the database)"
             )
+    life = sub.add_parser("lifecycle", help="permit deadlines")
+    lifesub = life.add_subparsers(dest="lifecycle_command", required=True, parser_class=_Parser)
+    sweep = lifesub.add_parser("sweep", help="mark permits whose deadline has passed expired")
+    _add_db_options(sweep)
+    due = lifesub.add_parser("due", help="permits with a deadline in the next days")
+    _add_db_options(due)
+    due.add_argument("--days", type=int, default=30)
+
     fees = sub.add_parser("fees", help="fee schedules and quotes")
     feesub = fees.add_subparsers(dest="fees_command", required=True, parser_class=_Parser)
     q = feesub.add_parser("quote", help="price a request read as JSON from standard input")
@@ -226,11 +234,46 @@ def cmd_fees(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_lifecycle(args: argparse.Namespace) -> int:
+    from db import queries
+    from db.database import open_database
+    from desk.clock import SystemClock
+    from desk.services.lifecycle import lapsing_within, sweep_lapsed
+
+    if args.db and not Path(args.db).exists():
+        raise UsageError(f"no database file at {args.db}")
+    if args.lifecycle_command == "due" and args.days < 0:
+        raise UsageError("--days must not be negative")
+    database = open_database(_url(args), create=False)
+    try:
+        with database.read() as conn:
+            munis = queries.municipality_ids(conn)
+        clock = SystemClock()
+        for muni_id, name in munis:
+            if args.lifecycle_command == "sweep":
+                found = sweep_lapsed(database.uow(), clock, muni_id)
+                verb = "expired"
+            else:
+                found = lapsing_within(database.uow(), clock, muni_id, args.days)
+                verb = "due"
+            for lapse in found:
+                d = lapse.deadline
+                print(
+                    f"{lapse.number or f'#{lapse.permit_id}'}\t{verb}\t{d.due.isoformat()}"
+                    f"\t{d.label} ({d.section})"
+                )
+            print(f"{name}: {len(found)} permit(s) {verb}")
+    finally:
+        database.close()
+    return 0
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "gui": cmd_gui,
     "demo": cmd_demo,
     "db": cmd_db,
     "fees": cmd_fees,
+    "lifecycle": cmd_lifecycle,
 }
 
 

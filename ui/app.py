@@ -149,6 +149,15 @@ def take_screenshot(
             calculator.load_sample()
             shown = calculator
             process_events(app)
+        if spec.section == "intake":
+            intake = window.new_application()
+            if intake is None:
+                raise StartError("the new-application form cannot open: no fee schedule")
+            intake.resize(*size)
+            intake.load_sample()
+            intake.presenter.dirty = False  # a screenshot closes without asking
+            shown = intake
+            process_events(app)
         if not shown.grab().save(path):
             raise StartError(f"cannot write the screenshot to {path}")
     finally:
@@ -199,6 +208,21 @@ def _ensure_municipality(database: Database, actor: Actor) -> bool:
     return True
 
 
+def _sweep_lapsed(database: Database, municipality_id: int) -> str:
+    """On start, permits whose deadline has passed become expired (15.1.8, 15.1.42, ...).
+    Returns a line for the status bar (no dialog: nothing to decide, and the list is in
+    Deadlines and in each permit's history)."""
+    from desk.clock import SystemClock
+    from desk.services.lifecycle import sweep_lapsed
+
+    expired = sweep_lapsed(database.uow(), SystemClock(), municipality_id)
+    if not expired:
+        return ""
+    numbers = ", ".join(e.number or f"#{e.permit_id}" for e in expired[:6])
+    more = f" and {len(expired) - 6} more" if len(expired) > 6 else ""
+    return f"{len(expired)} permit(s) lapsed and are now expired: {numbers}{more}."
+
+
 def _interactive(database: Database, user: str | None) -> int:
     from ui.login import LoginDialog
     from ui.main_window import MainWindow
@@ -228,8 +252,12 @@ def _interactive(database: Database, user: str | None) -> int:
             "This database has no municipality yet; an administrator must set it up.",
         )
         return 2
-    window = MainWindow(database, make_session(database, actor))
+    session = make_session(database, actor)
+    swept = _sweep_lapsed(database, session.municipality_id)
+    window = MainWindow(database, session)
     window.show()
+    if swept:
+        window.statusBar().showMessage(swept, 30_000)
     window.load()
     window.focus_search()
     previous_hook = sys.excepthook

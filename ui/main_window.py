@@ -24,12 +24,15 @@ from ui.permit.base import PermitContext
 from ui.permit.window import PermitWindow
 from ui.presenters.permit_list import PermitListPresenter, SqlPermitSource
 from ui.presenters.session import Session
+from ui.views.deadlines import DeadlinesView
 from ui.views.fee_calculator import FeeCalculatorWindow, open_calculator
 from ui.views.fee_schedules import SECTION_TITLE as FEE_SCHEDULES
 from ui.views.fee_schedules import FeeSchedulesView
+from ui.views.intake import IntakeWindow, open_intake
 from ui.views.permits import PermitsView
 
 PERMITS = "Permits"
+DEADLINES = "Deadlines"
 
 
 class MainWindow(QMainWindow):
@@ -49,6 +52,7 @@ class MainWindow(QMainWindow):
         self.remember_geometry = remember_geometry
         self.permit_windows: dict[int, PermitWindow] = {}
         self.fee_calculator: FeeCalculatorWindow | None = None
+        self.intake_window: IntakeWindow | None = None
         self.setWindowTitle(session.window_title)
 
         presenter = PermitListPresenter(
@@ -56,10 +60,14 @@ class MainWindow(QMainWindow):
         )
         self.permits_view = PermitsView(presenter, self, remember_columns=remember_geometry)
         self.permits_view.open_permit.connect(self.open_permit)
+        self.permits_view.new_application.connect(self.new_application)
 
         # Only sections that work are listed; later issues add theirs here. Administration
         # sections only for those allowed (the services check again).
         self.sections: list[tuple[str, QWidget]] = [(PERMITS, self.permits_view)]
+        self.deadlines_view = DeadlinesView(database, session, self.clock, self)
+        self.deadlines_view.open_permit.connect(self.open_permit)
+        self.sections.append((DEADLINES, self.deadlines_view))
         self.fee_schedules_view: FeeSchedulesView | None = None
         if allowed(session.actor, Permission.MANAGE_FEES):
             self.fee_schedules_view = FeeSchedulesView(
@@ -98,6 +106,11 @@ class MainWindow(QMainWindow):
 
     def _build_actions(self) -> None:
         menu = self.menuBar().addMenu("&File")
+        self.new_action = QAction("&New Application…", self)
+        self.new_action.setShortcut(QKeySequence.StandardKey.New)
+        self.new_action.triggered.connect(self.new_application)
+        menu.addAction(self.new_action)
+        self.addAction(self.new_action)
         self.find_action = QAction("&Find Permit…", self)
         self.find_action.setShortcut(QKeySequence.StandardKey.Find)
         self.find_action.triggered.connect(self.focus_search)
@@ -154,6 +167,9 @@ class MainWindow(QMainWindow):
         self.permits_view.load()
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        if self.intake_window is not None and not self.intake_window.close():
+            event.ignore()  # an unsaved application: the clerk chose to keep it
+            return
         for window in list(self.permit_windows.values()):
             window.close()
         if self.fee_calculator is not None:
@@ -198,6 +214,8 @@ class MainWindow(QMainWindow):
         view = self.fee_schedules_view
         if view is not None and widget is view and not view.loaded:
             view.load()
+        if widget is self.deadlines_view:
+            self.deadlines_view.load()  # always fresh: deadlines move with every change
 
     def _schedule_changed(self) -> None:
         """A new fee schedule version: the calculator prices with it from now on."""
@@ -255,3 +273,28 @@ class MainWindow(QMainWindow):
 
     def _calculator_closed(self) -> None:
         self.fee_calculator = None
+
+    def new_application(self) -> IntakeWindow | None:
+        """File → New application (Ctrl+N): one form at a time, raised when already open."""
+        window = self.intake_window
+        if window is None:
+            try:
+                window = open_intake(self.database, self.session, self.clock, self)
+            except DeskError as e:
+                dialogs.warn(self, "New application", str(e))
+                return None
+            window.saved.connect(self._application_saved)
+            window.closed.connect(self._intake_closed)
+            self.intake_window = window
+        window.show()
+        window.raise_()
+        window.activateWindow()
+        window.kind_combo.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        return window
+
+    def _intake_closed(self) -> None:
+        self.intake_window = None
+
+    def _application_saved(self, permit_id: int) -> None:
+        self.permits_view.load()
+        self.open_permit(permit_id)

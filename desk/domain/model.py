@@ -127,7 +127,16 @@ class Permit:
     completed_on: date | None = None
     status_date: date | None = None
     issued_by_id: int | None = None
+    approved_on: date | None = None  # street opening validity runs from approval (§435-7)
+    last_activity_on: date | None = None  # last work or inspection: 60-day suspension 15.1.8(b)
+    requested_until: date | None = None  # stated period: temporary wiring, solid fill, ...
+    emergency: bool = False  # double fees waived 15.1.21(f); openings in frozen ground §435-8
+    work_began_before_permit: bool = False  # double fees 15.1.21(f)
+    street_paved_on: date | None = None  # street openings: the final paving (§435-8)
+    council_approval: str = ""  # resolution allowing an opening within five years of repaving
     parties: list[PermitParty] = field(default_factory=list)
+    extensions: list[PermitExtension] = field(default_factory=list)
+    orders: list[PermitOrder] = field(default_factory=list)
     id: int | None = None
 
     def party_in(self, role: PartyRole) -> Party | None:
@@ -135,6 +144,35 @@ class Permit:
             if link.role == role:
                 return link.party
         return None
+
+
+@dataclass(eq=False, kw_only=True)
+class PermitExtension:
+    """A deadline moved by the inspector, with the reason and who did it."""
+
+    deadline: str
+    until: date
+    reason: str
+    by_user_id: int | None = None
+    at: datetime | None = None
+    permit_id: int | None = None
+    id: int | None = None
+
+
+@dataclass(eq=False, kw_only=True)
+class PermitOrder:
+    """A stop-work order (15.1.12) or a revocation (15.1.7(g)); lifting is a written notice."""
+
+    kind: str  # "stop_work" or "revocation"
+    issued_on: date
+    reasons: str
+    section: str
+    by_user_id: int | None = None
+    at: datetime | None = None
+    lifted_on: date | None = None
+    lift_notice: str = ""
+    permit_id: int | None = None
+    id: int | None = None
 
 
 @dataclass(eq=False, kw_only=True)

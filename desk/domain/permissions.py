@@ -18,6 +18,7 @@ class Permission(StrEnum):
     VOID_PERMIT = "void permits"
     MANAGE_PARTIES = "edit parties, parcels and credentials"
     MANAGE_FEES = "change fee schedules"
+    WAIVE_CHECKLIST_ITEM = "waive checklist items"  # 15.1.7(c): at the Building Inspector's option
 
 
 # 15.1.6: the Building Inspector issues permits; the clerk takes applications at the counter.
@@ -31,6 +32,7 @@ ROLE_PERMISSIONS: dict[Role, frozenset[Permission]] = {
             Permission.EDIT_PERMIT,
             Permission.ISSUE_PERMIT,
             Permission.VOID_PERMIT,
+            Permission.WAIVE_CHECKLIST_ITEM,
             Permission.MANAGE_PARTIES,
         }
     ),

@@ -98,3 +98,28 @@ class HistoryReferences:
         if table is not None and key in table:
             return table[key]
         return f"#{key}"
+
+
+@dataclass(frozen=True)
+class OrderNotice:
+    """A stop-work order (15.1.12) or revocation notice (15.1.7(g)) as it is printed."""
+
+    kind: str  # "stop_work" | "revocation"
+    order_id: int
+    issued_on: date
+    reasons: str
+    section: str
+    lifted_on: date | None
+    lift_notice: str
+    permit_number: str | None
+    permit_id: int
+    kind_label: str
+    description: str
+    address: str
+    owner: str
+    owner_address: str
+    contractor: str
+    municipality_name: str
+    letterhead: tuple[str, ...]
+    inspector_name: str
+    inspector_title: str

@@ -17,6 +17,7 @@ from desk.domain.model import Actor, Credential, Parcel, Party, Permit, PermitPa
 from desk.domain.numbering import PERMIT_SERIES, format_number
 from desk.domain.permissions import Permission, require
 from desk.errors import NotFound, RuleViolation, ValidationError
+from desk.services.lifecycle import permit_dates, term_end
 from desk.services.uow import UnitOfWork
 
 
@@ -117,12 +118,16 @@ def issue_permit(
             raise RuleViolation(f"A {permit.status.label.lower()} application cannot be issued.")
         if permit.applied_on and day < permit.applied_on:
             raise ValidationError("issue date", "is before the application date")
+        muni = uow.municipalities.get(permit.municipality_id)  # before any change: one flush
+        assert muni is not None
+        rule = kind_by_code(muni.key, permit.kind).lifecycle
         seq = uow.numbers.next(permit.municipality_id, PERMIT_SERIES, day.year)
         permit.number = format_number(day.year, seq)
         permit.status = PermitStatus.ISSUED
         permit.issued_on = day
         permit.status_date = day
         permit.issued_by_id = actor.user_id
+        permit.expires_on = term_end(permit_dates(permit, rule))
         uow.commit()
         return permit.number
 

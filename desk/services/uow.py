@@ -10,6 +10,7 @@ from datetime import datetime
 from types import TracebackType
 from typing import Protocol, TypeVar
 
+from desk.domain.checklists import ChecklistItem
 from desk.domain.enums import PartyRole
 from desk.domain.model import (
     Credential,
@@ -45,6 +46,10 @@ class UserRepository(Repository[User], Protocol):
 class PermitRepository(Repository[Permit], Protocol):
     def by_number(self, municipality_id: int, number: str) -> Permit | None: ...
 
+    def active(self, municipality_id: int) -> list[Permit]:
+        """Issued, work started or on hold: the permits whose deadlines run."""
+        ...
+
 
 class FeeRepository(Protocol):
     def versions(self, municipality_id: int) -> list[ScheduleVersion]:
@@ -70,6 +75,14 @@ class FeeRepository(Protocol):
         ...
 
 
+class ChecklistRepository(Protocol):
+    def for_permit(self, permit_id: int) -> list[ChecklistItem]:
+        """The permit's checklist rows in the order they were opened."""
+        ...
+
+    def add(self, item: ChecklistItem) -> None: ...
+
+
 class NumberAllocator(Protocol):
     def next(self, municipality_id: int, series: str, year: int) -> int:
         """The next number of the series, inside the current transaction (gapless)."""
@@ -85,6 +98,7 @@ class UnitOfWork(Protocol):
     users: UserRepository
     fees: FeeRepository
     numbers: NumberAllocator
+    checklists: ChecklistRepository
 
     def __enter__(self) -> UnitOfWork: ...
 

@@ -161,3 +161,28 @@ def test_a_path_on_a_network_share_is_recognised() -> None:
     assert looks_remote("//fileserver/permits/permitdesk.db")
     assert looks_remote("\\\\fileserver\\permits\\permitdesk.db")
     assert not looks_remote("/tmp/permitdesk.db")
+
+
+def test_lifecycle_sweep_and_due_list_the_permits_by_number(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from datetime import date, timedelta
+
+    from desk.clock import FixedClock
+    from desk.services import permits
+    from tests.factories import seed_register
+
+    path = tmp_path / "d.db"
+    database = open_database(sqlite_url(path))
+    today = date.today()
+    clock = FixedClock(today - timedelta(days=200))
+    reg = seed_register(database, clock)
+    permits.issue_permit(database.uow(), clock, reg.inspector, reg.permit_id)
+    database.close()
+    assert main(["lifecycle", "due", "--db", str(path), "--days", "30"]) == 0
+    assert "City of Glendale: 0 permit(s) due" in capsys.readouterr().out
+    assert main(["lifecycle", "sweep", "--db", str(path)]) == 0
+    out = capsys.readouterr().out
+    year = (today - timedelta(days=200)).year
+    assert f"{year}-0001\texpired" in out and "Work must start (15.1.8(b))" in out
+    assert "City of Glendale: 1 permit(s) expired" in out

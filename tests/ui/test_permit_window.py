@@ -26,8 +26,9 @@ def test_the_window_has_a_summary_and_a_history_tab(
     main_window: MainWindow, sample: Sample
 ) -> None:
     window = main_window.open_permit(sample.issued_id)
-    assert [window.tabs.tabText(i) for i in range(window.tabs.count())] == ["Summary", "History"]
-    assert [t.key for t in PERMIT_TABS] == ["summary", "history"]
+    tabs = [window.tabs.tabText(i) for i in range(window.tabs.count())]
+    assert tabs == ["Summary", "Checklist", "History"]
+    assert [t.key for t in PERMIT_TABS] == ["summary", "checklist", "history"]
     assert window.windowTitle().startswith("Permit 2026-0001 — 6120 N Port Washington Rd")
     assert window.kind_label.text() == "New one- or two-family dwelling"
 
@@ -46,7 +47,7 @@ def test_the_summary_shows_the_permit_form_and_its_parties(
     assert summary.value("Floor area") == "2,450 sq ft"
     assert summary.value("Applied") == "02/10/2026"
     assert summary.value("Issued") == "03/02/2026"
-    assert summary.value("Expires") == "—"
+    assert summary.value("Expires") == "09/02/2027"  # 18 months after issue (15.1.8(c))
     assert summary.value("Issued by") == "Alex Administrator"
     assert summary.presenter is not None
     roles = [(p.role, p.name, p.phone) for p in summary.presenter.parties()]

@@ -213,7 +213,11 @@ def test_the_status_bar_says_who_is_signed_in_the_municipality_and_the_database(
 def test_the_navigation_lists_only_sections_that_work(main_window: MainWindow) -> None:
     nav = main_window.nav
     # The sample signs in as the administrator, who also has Administration → Fee schedules.
-    assert [nav.item(i).text() for i in range(nav.count())] == ["Permits", "Fee schedules"]
+    assert [nav.item(i).text() for i in range(nav.count())] == [
+        "Permits",
+        "Deadlines",
+        "Fee schedules",
+    ]
 
 
 def test_a_register_without_permits_shows_how_to_get_some(qtbot: QtBot) -> None:

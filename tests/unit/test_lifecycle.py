@@ -165,3 +165,27 @@ def test_a_final_status_has_no_way_out() -> None:
         check_transition(PermitStatus.REVOKED, PermitStatus.ISSUED)
     with pytest.raises(RuleViolation, match="applied cannot become completed"):
         check_transition(PermitStatus.APPLIED, PermitStatus.COMPLETED)
+
+
+def test_the_frozen_ground_season_runs_from_november_15_through_may_1() -> None:
+    from desk.domain.issuance import in_frozen_ground_season
+
+    assert not in_frozen_ground_season(date(2026, 11, 14))
+    assert in_frozen_ground_season(date(2026, 11, 15))
+    assert in_frozen_ground_season(date(2027, 5, 1))
+    assert not in_frozen_ground_season(date(2027, 5, 2))
+
+
+def test_a_repaved_street_may_be_opened_from_the_fifth_anniversary_or_with_council_approval() -> (
+    None
+):
+    from desk.domain.issuance import street_opening_holds
+
+    paved = date(2021, 6, 1)
+    assert street_opening_holds(date(2026, 6, 1), False, paved, "") == []
+    (hold,) = street_opening_holds(date(2026, 5, 31), False, paved, "")
+    assert "before 2026-06-01" in hold and "§435-8" in hold
+    assert street_opening_holds(date(2026, 5, 31), False, paved, "Res. 2026-14, 05/12/2026") == []
+    (frozen,) = street_opening_holds(date(2026, 12, 1), False, None, "")
+    assert "November 15 and May 1" in frozen
+    assert street_opening_holds(date(2026, 12, 1), True, None, "") == []

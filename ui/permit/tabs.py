@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ui.permit.base import PermitTab
+from ui.permit.checklist import ChecklistTab
 from ui.permit.history import HistoryTab
 from ui.permit.summary import SummaryTab
 
-PERMIT_TABS: list[type[PermitTab]] = [SummaryTab, HistoryTab]
+PERMIT_TABS: list[type[PermitTab]] = [SummaryTab, ChecklistTab, HistoryTab]

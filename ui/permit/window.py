@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from db import queries
 from ui import settings
 from ui.permit.base import PermitContext, PermitTab
+from ui.permit.documents import print_application, print_permit_card
 from ui.permit.tabs import PERMIT_TABS
 from ui.presenters.permit_detail import PermitSummaryPresenter, permit_title
 
@@ -50,6 +61,18 @@ class PermitWindow(QWidget):
         top.addWidget(self.title_label)
         top.addWidget(self.status_label, 0, Qt.AlignmentFlag.AlignVCenter)
         top.addStretch(1)
+        # Documents (issue 4): the application summary; the card once the permit has a number.
+        self.print_application_button = QPushButton("Print &application…", self)
+        self.print_application_button.setObjectName("printApplication")
+        self.print_application_button.clicked.connect(
+            lambda: print_application(self, self.context, date.today())
+        )
+        self.print_card_button = QPushButton("Print permit &card…", self)
+        self.print_card_button.setObjectName("printPermitCard")
+        self.print_card_button.setEnabled(False)
+        self.print_card_button.clicked.connect(lambda: print_permit_card(self, self.context))
+        top.addWidget(self.print_application_button)
+        top.addWidget(self.print_card_button)
         header_layout = QVBoxLayout(header)
         header_layout.setContentsMargins(20, 14, 20, 12)
         header_layout.setSpacing(4)
@@ -103,6 +126,7 @@ class PermitWindow(QWidget):
             for page in self.tab_pages.values():
                 page.load(conn, detail)
         self.presenter = PermitSummaryPresenter(detail)
+        self.print_card_button.setEnabled(bool(detail.number))
         p = self.presenter
         self.setWindowTitle(f"{p.window_title} — Permit Desk")
         self.title_label.setText(p.title)

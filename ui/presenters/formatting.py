@@ -11,6 +11,9 @@ EMPTY = "—"  # shown where a value is missing, so an empty cell is not mistake
 
 _FIELD_NAMES = {
     "pin": "Parcel number",
+    "permit_checklist_item": "Checklist item",
+    "value_date": "Date on the document",
+    "value_text": "Note",
     "floor_area_sqft": "Floor area (sq ft)",
     "lot_area_sqft": "Lot area (sq ft)",
     "zip": "ZIP",

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-PERMIT_TABS = ("summary", "history")
-VIEW_HELP = "permits, permit:NUMBER, permit:NUMBER:history, fees or calculator"
-SECTIONS = ("permits", "fees", "calculator")
+PERMIT_TABS = ("summary", "checklist", "history")
+VIEW_HELP = (
+    "permits, permit:NUMBER, permit:NUMBER:history, permit:NUMBER:checklist, fees, calculator "
+    "or intake"
+)
+SECTIONS = ("permits", "fees", "calculator", "intake")
 
 
 @dataclass(frozen=True)
@@ -26,6 +29,8 @@ def parse_view(text: str) -> ViewSpec:
     if parts[0].lower() == "permit" and len(parts) in (2, 3) and parts[1].strip():
         tab = parts[2].strip().lower() if len(parts) == 3 else "summary"
         if tab not in PERMIT_TABS:
-            raise ValueError(f"unknown tab '{parts[2]}' in view '{text}'; tabs: summary, history")
+            raise ValueError(
+                f"unknown tab '{parts[2]}' in view '{text}'; tabs: {', '.join(PERMIT_TABS)}"
+            )
         return ViewSpec("permit", parts[1].strip(), tab)
     raise ValueError(f"unknown view '{text}'; use {VIEW_HELP}")

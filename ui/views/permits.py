@@ -9,9 +9,11 @@ from PySide6.QtGui import QFontMetrics, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
+    QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
+    QPushButton,
     QStackedWidget,
     QTableView,
     QVBoxLayout,
@@ -73,6 +75,7 @@ class PermitTable(QTableView):
 
 class PermitsView(QWidget):
     open_permit = Signal(int)  # permit id
+    new_application = Signal()
 
     def __init__(
         self,
@@ -144,7 +147,15 @@ class PermitsView(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(16, 14, 16, 12)
         layout.setSpacing(6)
-        layout.addWidget(self.search_box)
+        self.new_button = QPushButton("&New application", self)
+        self.new_button.setObjectName("newApplication")
+        self.new_button.setToolTip("Take a new permit application (Ctrl+N)")
+        self.new_button.clicked.connect(self.new_application)
+        search_row = QHBoxLayout()
+        search_row.setSpacing(8)
+        search_row.addWidget(self.search_box, 1)
+        search_row.addWidget(self.new_button)
+        layout.addLayout(search_row)
         layout.addWidget(self.count_label)
         layout.addSpacing(2)
         layout.addWidget(self.pages, 1)

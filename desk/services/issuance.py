@@ -1,0 +1,49 @@
+"""Whether a permit may be issued on a day, and if not, every reason in plain words with its
+section (issue 4, "Issuance"): the checklist, the credentials of the parties, and the holds of
+the calendar and the street.
+
+Not yet here (their issues track them): fees paid in full (cashiering, issue 5) and bonds and
+insurance on file (issue 6). issue_permit does not call this yet; the intake issue wires it in
+once every caller completes its checklist.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from desk.domain.credentials import HeldCredential, check_credentials
+from desk.domain.issuance import street_opening_holds
+from desk.domain.kinds import kind_by_code
+from desk.domain.lifecycle import Rule
+from desk.errors import NotFound
+from desk.services.checklists import shortfalls_in
+from desk.services.uow import UnitOfWork
+
+
+def shortfalls_within(uow: UnitOfWork, permit_id: int, on: date) -> list[str]:
+    """Inside an open unit of work (issue_permit's transaction)."""
+    permit = uow.permits.get(permit_id)
+    if permit is None:
+        raise NotFound(f"permit #{permit_id} does not exist")
+    muni = uow.municipalities.get(permit.municipality_id)
+    assert muni is not None
+    kind = kind_by_code(muni.key, permit.kind)
+    out = list(shortfalls_in(uow, permit_id, on))
+    for link in permit.parties:
+        held = [HeldCredential(c.kind, c.number, c.expires_on) for c in link.party.credentials]
+        check = check_credentials(link.party.name, link.role, kind, held, on)
+        if not check.ok:
+            out.append(check.message)
+    if kind.lifecycle is Rule.STREET_OPENING:
+        out.extend(
+            street_opening_holds(
+                on, permit.emergency, permit.street_paved_on, permit.council_approval
+            )
+        )
+    return out
+
+
+def issuance_shortfalls(uow: UnitOfWork, permit_id: int, on: date) -> list[str]:
+    """Every condition that stops the permit from being issued on `on`; empty when it may be."""
+    with uow:
+        return shortfalls_within(uow, permit_id, on)

@@ -1,0 +1,370 @@
+"""Lifecycle use cases: status changes with their roles, deadlines and extensions, the lapse
+sweep, stop-work orders (15.1.12) and revocations (15.1.7(g))."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from desk.clock import Clock
+from desk.domain.enums import PermitStatus
+from desk.domain.kinds import kind_by_code
+from desk.domain.lifecycle import (
+    ACTIVE,
+    COMPLETE,
+    EXPIRES,
+    Deadline,
+    Extension,
+    PermitDates,
+    Rule,
+    check_extension,
+    check_requested_period,
+    check_transition,
+    deadlines,
+    lapsed,
+)
+from desk.domain.model import Actor, Permit, PermitExtension, PermitOrder
+from desk.domain.permissions import Permission, require
+from desk.errors import NotFound, RuleViolation, ValidationError
+from desk.services.uow import UnitOfWork
+
+S = PermitStatus
+
+# Who may move a permit into each status (15.1.6: the inspector decides; the clerk records
+# what the applicant asks and when work starts).
+STATUS_PERMISSION: dict[PermitStatus, Permission] = {
+    S.APPLIED: Permission.TAKE_APPLICATION,
+    S.IN_REVIEW: Permission.ISSUE_PERMIT,
+    S.APPROVED: Permission.ISSUE_PERMIT,
+    S.DENIED: Permission.ISSUE_PERMIT,
+    S.WITHDRAWN: Permission.TAKE_APPLICATION,
+    S.WORK_STARTED: Permission.EDIT_PERMIT,
+    S.COMPLETED: Permission.ISSUE_PERMIT,
+    S.EXPIRED: Permission.ISSUE_PERMIT,
+}
+
+# 15.1.7(g)(1) a.–f.: the reasons for which the Building Inspector may revoke a permit.
+REVOCATION_REASONS = {
+    "a": "a violation of this Code or of any other ordinance, law, lawful order or Wisconsin "
+    "Statute relating to the same subject matter",
+    "b": "the continuance of the construction has become dangerous to life or property",
+    "c": "a violation of a condition or provision of the application for permit, or of the permit",
+    "d": "inadequate supervision on the job site",
+    "e": "a false statement or misrepresentation in the application, plans, drawings, data, "
+    "specifications or certified lot or plot plan on which the permit was based",
+    "f": "a violation of the conditions of an approval for the use of new materials, "
+    "equipment, methods, construction devices or appliances",
+}
+
+
+def _get(uow: UnitOfWork, permit_id: int) -> Permit:
+    permit = uow.permits.get(permit_id)
+    if permit is None:
+        raise NotFound(f"permit #{permit_id} does not exist")
+    return permit
+
+
+def _rule(uow: UnitOfWork, permit: Permit) -> Rule:
+    muni = uow.municipalities.get(permit.municipality_id)
+    assert muni is not None
+    try:
+        return kind_by_code(muni.key, permit.kind).lifecycle
+    except ValidationError:
+        return Rule.NONE
+
+
+def permit_dates(
+    permit: Permit, rule: Rule, building_permit_expires: date | None = None
+) -> PermitDates:
+    return PermitDates(
+        rule=rule,
+        status=permit.status,
+        issued_on=permit.issued_on,
+        approved_on=permit.approved_on,
+        commenced_on=permit.commenced_on,
+        last_activity_on=permit.last_activity_on,
+        requested_until=permit.requested_until,
+        building_permit_expires=building_permit_expires,
+        extensions=tuple(Extension(e.deadline, e.until, e.reason) for e in permit.extensions),
+    )
+
+
+def term_end(dates: PermitDates) -> date | None:
+    """The date a list shows as 'expires': completion for building work, else the validity."""
+    ends = [d.due for d in deadlines(dates) if d.code in (COMPLETE, EXPIRES)]
+    return max(ends) if ends else None
+
+
+def permit_deadlines(uow: UnitOfWork, permit_id: int) -> list[Deadline]:
+    with uow:
+        permit = _get(uow, permit_id)
+        return deadlines(permit_dates(permit, _rule(uow, permit)))
+
+
+def change_status(
+    uow: UnitOfWork,
+    clock: Clock,
+    actor: Actor,
+    permit_id: int,
+    new: PermitStatus,
+    *,
+    on: date | None = None,
+) -> None:
+    """Move a permit along its lifecycle. Issuing, voiding, stop-work and revocation have
+    their own services (they number, print or need reasons)."""
+    if new not in STATUS_PERMISSION:
+        raise RuleViolation(f"Use the {new.label.lower()} action for that, not a status change.")
+    require(actor, STATUS_PERMISSION[new])
+    day = on or clock.today()
+    with uow:
+        uow.act_as(actor.user_id, clock.now())
+        permit = _get(uow, permit_id)
+        check_transition(permit.status, new)
+        if new is S.APPROVED:
+            permit.approved_on = day
+        if new is S.WORK_STARTED:
+            if permit.issued_on is not None and day < permit.issued_on:
+                raise ValidationError("date", "work cannot start before the permit was issued")
+            permit.commenced_on = permit.commenced_on or day
+            permit.last_activity_on = day
+        if new is S.COMPLETED:
+            permit.completed_on = day
+        permit.status = new
+        permit.status_date = day
+        uow.commit()
+
+
+def record_activity(uow: UnitOfWork, clock: Clock, actor: Actor, permit_id: int, on: date) -> None:
+    """Work seen on site (an inspection, a call): restarts the 60-day suspension clock."""
+    require(actor, Permission.EDIT_PERMIT)
+    with uow:
+        uow.act_as(actor.user_id, clock.now())
+        permit = _get(uow, permit_id)
+        if permit.last_activity_on is None or on > permit.last_activity_on:
+            permit.last_activity_on = on
+        uow.commit()
+
+
+def set_requested_period(
+    uow: UnitOfWork, clock: Clock, actor: Actor, permit_id: int, until: date
+) -> None:
+    """The period the applicant states (temporary wiring ≤ 90 days, solid fill ≤ 3 months in a
+    calendar year, temporary occupancy ≤ 120 days)."""
+    require(actor, Permission.EDIT_PERMIT)
+    with uow:
+        uow.act_as(actor.user_id, clock.now())
+        permit = _get(uow, permit_id)
+        rule = _rule(uow, permit)
+        if rule not in (Rule.TEMPORARY_ELECTRICAL, Rule.SOLID_FILL, Rule.TEMPORARY_OCCUPANCY):
+            raise ValidationError("valid until", "this kind of permit has no stated period")
+        check_requested_period(rule, permit.issued_on or permit.applied_on or clock.today(), until)
+        permit.requested_until = until
+        if permit.issued_on is not None:
+            permit.expires_on = term_end(permit_dates(permit, rule))
+        uow.commit()
+
+
+def extend_deadline(
+    uow: UnitOfWork,
+    clock: Clock,
+    actor: Actor,
+    permit_id: int,
+    deadline: str,
+    until: date,
+    reason: str,
+) -> None:
+    """The inspector extends a deadline with a reason and a new date (15.1.8(b), 15.2.8(e))."""
+    require(actor, Permission.ISSUE_PERMIT)
+    if not reason.strip():
+        raise ValidationError("reason", "say why the deadline is extended")
+    with uow:
+        uow.act_as(actor.user_id, clock.now())
+        permit = _get(uow, permit_id)
+        if permit.status not in ACTIVE:
+            raise RuleViolation(
+                f"Only a live permit can be extended; this one is {permit.status.label.lower()}."
+            )
+        rule = _rule(uow, permit)
+        check_extension(permit_dates(permit, rule), deadline, until)
+        permit.extensions.append(
+            PermitExtension(
+                deadline=deadline,
+                until=until,
+                reason=reason.strip(),
+                by_user_id=actor.user_id,
+                at=clock.now(),
+            )
+        )
+        permit.expires_on = term_end(permit_dates(permit, rule))
+        uow.commit()
+
+
+@dataclass(frozen=True)
+class Lapse:
+    permit_id: int
+    number: str | None
+    deadline: Deadline
+    address: str = ""
+    kind: str = ""
+
+
+def _active_with_dates(uow: UnitOfWork, municipality_id: int) -> list[tuple[Permit, PermitDates]]:
+    muni = uow.municipalities.get(municipality_id)
+    assert muni is not None
+    permits = uow.permits.active(municipality_id)
+    rules = {p.id: _safe_rule(muni.key, p.kind) for p in permits}
+    # 15.2.8(e)(1): erosion control runs at least as long as the building permit on the parcel.
+    building_end: dict[int, date] = {}
+    for p in permits:
+        if rules[p.id] is Rule.BUILDING and p.parcel_id is not None:
+            end = term_end(permit_dates(p, Rule.BUILDING))
+            if end and end > building_end.get(p.parcel_id, date.min):
+                building_end[p.parcel_id] = end
+    return [
+        (
+            p,
+            permit_dates(
+                p,
+                rules[p.id],
+                building_end.get(p.parcel_id) if p.parcel_id is not None else None,
+            ),
+        )
+        for p in permits
+    ]
+
+
+def _address(permit: Permit) -> str:
+    return permit.parcel.address if permit.parcel is not None else ""
+
+
+def _safe_rule(key: str, kind: str) -> Rule:
+    try:
+        return kind_by_code(key, kind).lifecycle
+    except ValidationError:
+        return Rule.NONE
+
+
+def sweep_lapsed(
+    uow: UnitOfWork, clock: Clock, municipality_id: int, actor: Actor | None = None
+) -> list[Lapse]:
+    """Mark every live permit whose deadline has passed as expired (on start and from
+    `permitdesk lifecycle sweep`). The audit trail records the deadline that lapsed."""
+    today = clock.today()
+    with uow:
+        uow.act_as(actor.user_id if actor else None, clock.now())
+        out = []
+        for permit, dates in _active_with_dates(uow, municipality_id):
+            missed = lapsed(dates, today)
+            if missed is None:
+                continue
+            assert permit.id is not None
+            permit.status = S.EXPIRED
+            permit.status_date = missed.due + timedelta(days=1)
+            out.append(Lapse(permit.id, permit.number, missed, _address(permit), permit.kind))
+        uow.commit()
+        return out
+
+
+def lapsing_within(
+    uow: UnitOfWork, clock: Clock, municipality_id: int, days: int = 30
+) -> list[Lapse]:
+    """Live permits with a deadline in the next `days` days, soonest first."""
+    today = clock.today()
+    horizon = today + timedelta(days=days)
+    with uow:
+        out = []
+        for permit, dates in _active_with_dates(uow, municipality_id):
+            for d in deadlines(dates):
+                if today <= d.due <= horizon:
+                    assert permit.id is not None
+                    out.append(Lapse(permit.id, permit.number, d, _address(permit), permit.kind))
+        return sorted(out, key=lambda lapse: (lapse.deadline.due, lapse.number or ""))
+
+
+def issue_stop_work_order(
+    uow: UnitOfWork, clock: Clock, actor: Actor, permit_id: int, reasons: str, section: str
+) -> int:
+    """15.1.12: when the Code or the approved plans are not complied with, a stop-work order is
+    served on the owner and posted at the site; the permit goes on hold."""
+    require(actor, Permission.ISSUE_PERMIT)
+    if not reasons.strip():
+        raise ValidationError("reasons", "state the violations the order is for")
+    with uow:
+        uow.act_as(actor.user_id, clock.now())
+        permit = _get(uow, permit_id)
+        check_transition(permit.status, S.ON_HOLD)
+        order = PermitOrder(
+            kind="stop_work",
+            issued_on=clock.today(),
+            reasons=reasons.strip(),
+            section=section or "15.1.12",
+            by_user_id=actor.user_id,
+            at=clock.now(),
+        )
+        permit.orders.append(order)
+        permit.status = S.ON_HOLD
+        permit.status_date = clock.today()
+        uow.commit()
+        assert order.id is not None
+        return order.id
+
+
+def lift_stop_work_order(
+    uow: UnitOfWork, clock: Clock, actor: Actor, permit_id: int, notice: str
+) -> None:
+    """15.1.12: the order is removed only by the inspector's written notice, after satisfactory
+    evidence that the violation is corrected; work may resume."""
+    require(actor, Permission.ISSUE_PERMIT)
+    if not notice.strip():
+        raise ValidationError("notice", "write the notice that lifts the order")
+    with uow:
+        uow.act_as(actor.user_id, clock.now())
+        permit = _get(uow, permit_id)
+        open_orders = [o for o in permit.orders if o.kind == "stop_work" and o.lifted_on is None]
+        if permit.status is not S.ON_HOLD or not open_orders:
+            raise RuleViolation("This permit has no stop-work order in force.")
+        for o in open_orders:
+            o.lifted_on = clock.today()
+            o.lift_notice = notice.strip()
+        resumed = S.WORK_STARTED if permit.commenced_on else S.ISSUED
+        permit.status = resumed
+        permit.status_date = clock.today()
+        permit.last_activity_on = clock.today()
+        uow.commit()
+
+
+def revoke_permit(
+    uow: UnitOfWork,
+    clock: Clock,
+    actor: Actor,
+    permit_id: int,
+    reason_codes: list[str],
+    details: str = "",
+) -> int:
+    """15.1.7(g): revocation by written notice served on the applicant, owner and person in charge,
+    and a placard posted; a revoked permit is void and work needs a new permit and fees ((g)(4))."""
+    require(actor, Permission.ISSUE_PERMIT)
+    unknown = [c for c in reason_codes if c not in REVOCATION_REASONS]
+    if not reason_codes or unknown:
+        raise ValidationError("reasons", "choose one or more of the reasons a–f of 15.1.7(g)")
+    text = "; ".join(f"({c}) {REVOCATION_REASONS[c]}" for c in sorted(set(reason_codes)))
+    if details.strip():
+        text += f". {details.strip()}"
+    with uow:
+        uow.act_as(actor.user_id, clock.now())
+        permit = _get(uow, permit_id)
+        check_transition(permit.status, S.REVOKED)
+        order = PermitOrder(
+            kind="revocation",
+            issued_on=clock.today(),
+            reasons=text,
+            section="15.1.7(g)",
+            by_user_id=actor.user_id,
+            at=clock.now(),
+        )
+        permit.orders.append(order)
+        permit.status = S.REVOKED
+        permit.status_date = clock.today()
+        uow.commit()
+        assert order.id is not None
+        return order.id

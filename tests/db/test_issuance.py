@@ -1,0 +1,64 @@
+"""What stands between an application and its permit, listed in words with sections."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from db.database import Database
+from desk.clock import FixedClock
+from desk.domain.checklists import ItemState
+from desk.domain.enums import CredentialKind
+from desk.domain.model import Credential
+from desk.services import checklists, permits
+from desk.services.issuance import issuance_shortfalls
+from tests.factories import seed_register
+
+
+def test_issuance_lists_the_checklist_and_the_contractors_missing_certification(
+    database: Database, clock: FixedClock
+) -> None:
+    reg = seed_register(database, clock)
+    uow = database.uow()
+    short = issuance_shortfalls(uow, reg.permit_id, clock.today())
+    assert (
+        "Badger State Builders LLC: no dwelling contractor certification on record "
+        "(Wis. Stat. 101.654)" in short
+    )
+    assert any("(15.1.7(b)(1))" in s for s in short)
+
+    permits.add_credential(
+        uow,
+        clock,
+        reg.clerk,
+        reg.contractor_id,
+        Credential(
+            kind=CredentialKind.DWELLING_CONTRACTOR, number="DC-1102345",
+            expires_on=date(2026, 3, 1),
+        ),
+    )  # fmt: skip
+    short = issuance_shortfalls(uow, reg.permit_id, clock.today())
+    assert (
+        "Badger State Builders LLC: dwelling contractor certification DC-1102345 expired "
+        "2026-03-01 (Wis. Stat. 101.654)" in short
+    )
+    permits.add_credential(
+        uow, clock, reg.clerk, reg.contractor_id,
+        Credential(kind=CredentialKind.DWELLING_CONTRACTOR, number="DC-1199999"),
+    )  # fmt: skip
+    _, lines = checklists.checklist_lines(uow, reg.permit_id)
+    for line in lines:
+        if line.code == "survey.date":
+            checklists.mark_item(
+                uow, clock, reg.clerk, reg.permit_id, line.code, ItemState.RECEIVED,
+                value_date=date(2026, 2, 20),
+            )  # fmt: skip
+        elif line.code == "plans_residential.fireplace":
+            checklists.mark_item(
+                uow, clock, reg.inspector, reg.permit_id, line.code, ItemState.WAIVED,
+                reason="No fireplace",
+            )  # fmt: skip
+        else:
+            checklists.mark_item(
+                uow, clock, reg.clerk, reg.permit_id, line.code, ItemState.RECEIVED
+            )
+    assert issuance_shortfalls(uow, reg.permit_id, clock.today()) == []

@@ -1,0 +1,525 @@
+"""The new-application form (no Qt here): the kind, the parcel, the parties with their
+credentials, the work, the flags and the live fee breakdown.
+
+The presenter keeps what was typed as text. The fee items come from the kind and the work
+(desk.services.intake.fee_request, resources/intake_fees.toml) plus the items the clerk adds;
+a FeeCalculatorPresenter (`fees`) holds those extra items and shows the breakdown, so the
+calculator's tables serve here too. `application()` turns the form into a
+desk.services.permits.ApplicationInput, raising ValidationError with the field it is about.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import Protocol
+
+from db import queries
+from db.database import Database
+from desk.calendar import is_holiday
+from desk.domain.credentials import CredentialCheck, HeldCredential, check_credentials
+from desk.domain.documents import ParcelChoice, PartyChoice
+from desk.domain.enums import PartyRole
+from desk.domain.kinds import PermitKind, kinds_for
+from desk.errors import ValidationError
+from desk.fees.engine import Quote, QuoteRequest, price
+from desk.fees.model import FeeSchedule
+from desk.money import format_money, parse_money
+from desk.services.intake import (
+    LEVELS,
+    KindForm,
+    WorkValues,
+    floor_area_counted,
+    kind_form,
+    roles_for,
+)
+from desk.services.intake import fee_request as make_fee_request
+from desk.services.permits import ApplicationInput
+from ui.presenters.fee_calculator import FeeCalculatorPresenter, quote_item
+
+# Form keys of the work fields (the view names its widgets after them).
+DESCRIPTION = "description"
+VALUATION = "valuation"
+DWELLING_UNITS = "dwelling_units"
+STORIES = "stories"
+VOLUME = "volume"
+OCCUPANCY = "occupancy"
+CONSTRUCTION_TYPE = "construction_type"
+FEE_AMOUNT = "fee_amount"
+PARCEL = "parcel"
+AREA_KEYS = tuple(f"area_{key}" for key, _, _ in LEVELS)
+FEES = "fees"
+
+VALUATION_NOTE = "excluding HVAC, plumbing and electrical work (15.1.21 NOTE)"
+FLOOR_AREA_NOTE = "garage and finished levels counted, unfinished basement excluded (15.1.21 NOTE)"
+HOUSE_NUMBER_NOTE = (
+    "No house number on record. A building permit for a new structure needs the official "
+    "house number first (New Lisbon §435-15.E)."
+)
+NO_FEES_TEXT = "No fee items for this kind yet: add any that apply below."
+
+# Construction types of the building code (IBC ch. 6), for commercial kinds; the SBD-5823 has
+# its own list (site-built, manufactured, mobile home) in SBD_FIELDS.
+CONSTRUCTION_TYPES = ("", "I-A", "I-B", "II-A", "II-B", "III-A", "III-B", "IV", "V-A", "V-B")
+
+
+@dataclass(frozen=True)
+class FormField:
+    key: str
+    label: str
+    choices: tuple[str, ...] = ()  # () = free text
+    placeholder: str = ""
+
+
+# The Wisconsin Uniform Building Permit Application (SBD-5823), in the order of the paper form.
+SBD_FIELDS: tuple[FormField, ...] = (
+    FormField(
+        "sbd_project",
+        "Project",
+        ("", "New", "Addition", "Alteration", "Repair", "Raze", "Move", "Other"),
+    ),
+    FormField("sbd_area_unit1", "Area, unit 1 (sq ft)", placeholder="e.g. 2400"),
+    FormField("sbd_area_unit2", "Area, unit 2 (sq ft)", placeholder="two-family only"),
+    FormField("sbd_occupancy", "Occupancy", ("", "Single family", "Two family", "Garage", "Other")),
+    FormField(
+        "sbd_construction", "Construction type", ("", "Site-built", "Manufactured", "Mobile home")
+    ),
+    FormField("sbd_electric", "Electric service (amps)", placeholder="e.g. 200"),
+    FormField(
+        "sbd_walls",
+        "Walls",
+        ("", "Wood frame", "Steel", "ICF", "Timber/pole", "Other"),
+    ),
+    FormField("sbd_use", "Use", ("", "Permanent", "Seasonal", "Other")),
+    FormField(
+        "sbd_hvac",
+        "HVAC equipment",
+        (
+            "",
+            "Forced air furnace",
+            "Radiant baseboard/panel",
+            "Heat pump",
+            "Boiler",
+            "Central AC",
+            "Fireplace",
+            "Space heater",
+            "Other",
+        ),
+    ),
+    FormField("sbd_sewer", "Sewer", ("", "Municipal", "Sanitary permit", "Other")),
+    FormField("sbd_water", "Water", ("", "Municipal", "On-site well")),
+    FormField(
+        "sbd_energy",
+        "Energy source",
+        ("", "Natural gas", "LP", "Fuel oil", "Electric", "Wood", "Solar", "Geothermal"),
+    ),
+    FormField("sbd_heat_loss", "Heat loss (BTU/hr)", placeholder="from the energy worksheet"),
+    FormField("sbd_cost", "Estimated cost, without land", placeholder="$"),
+)
+SBD_KEYS = tuple(f.key for f in SBD_FIELDS)
+
+
+class IntakeSource(Protocol):
+    """What the form looks up: a db.queries facade in the app, a fake in tests."""
+
+    def parcels(self, text: str) -> list[ParcelChoice]: ...
+
+    def parcel(self, parcel_id: int) -> ParcelChoice | None: ...
+
+    def parties(self, text: str) -> list[PartyChoice]: ...
+
+    def credentials(self, party_id: int) -> list[HeldCredential]: ...
+
+
+_NUMBER_JUNK = re.compile(r"[,\s]")
+
+
+def parse_count(text: str, field: str, what: str = "a whole number") -> int:
+    """'2,400' -> 2400; '' -> 0; ValidationError(field) for anything else."""
+    cleaned = _NUMBER_JUNK.sub("", text)
+    if not cleaned:
+        return 0
+    if not cleaned.isdigit():
+        raise ValidationError(field, f"'{text.strip()}' is not {what}")
+    return int(cleaned)
+
+
+class IntakePresenter:
+    def __init__(
+        self,
+        municipality_id: int,
+        municipality_key: str,
+        schedule: FeeSchedule,
+        source: IntakeSource,
+        today: date,
+        *,
+        holiday: Callable[[date], bool] = is_holiday,
+    ) -> None:
+        self.municipality_id = municipality_id
+        self.municipality_key = municipality_key
+        self.source = source
+        self.holiday = holiday
+        self.today = today
+        self.applied_on = today
+        self.fees = FeeCalculatorPresenter(schedule, today, holiday=holiday)
+        self.form: KindForm | None = None
+        self.values: dict[str, str] = {}
+        self.parcel: ParcelChoice | None = None
+        self.parties: dict[PartyRole, PartyChoice] = {}
+        self._credentials: dict[int, list[HeldCredential]] = {}
+        self._parcel_choices: dict[str, ParcelChoice] = {}
+        self._party_choices: dict[str, PartyChoice] = {}
+        self.fee_error = ""
+        self.dirty = False
+
+    # --- the kind ------------------------------------------------------------------------
+
+    @property
+    def kinds(self) -> tuple[PermitKind, ...]:
+        return kinds_for(self.municipality_key)
+
+    @property
+    def kind(self) -> PermitKind | None:
+        return self.form.kind if self.form is not None else None
+
+    def kind_text(self, kind: PermitKind) -> str:
+        return f"{kind.label} ({kind.code})"
+
+    def set_kind(self, code: str | None) -> None:
+        """Choose the kind; the form then asks for what it needs. Parties in roles the new kind
+        has no place for are dropped."""
+        if not code:
+            self.form = None
+            return
+        if self.form is not None and self.form.kind.code == code:
+            return
+        self.form = kind_form(self.municipality_key, code)
+        roles = set(self.roles)
+        self.parties = {r: p for r, p in self.parties.items() if r in roles}
+        self.dirty = True
+
+    def shows(self, name: str) -> bool:
+        """Whether the form shows a work field (see resources/intake_fees.toml)."""
+        return self.form is not None and self.form.has(name)
+
+    @property
+    def roles(self) -> tuple[PartyRole, ...]:
+        return roles_for(self.form.kind) if self.form is not None else ()
+
+    @property
+    def occupancy_choices(self) -> list[tuple[str, str]]:
+        """(key, label) of the municipality's occupancy classes ('' first: none chosen)."""
+        classes = self.form.occupancy_classes if self.form is not None else ()
+        return [("", ""), *((c.key, c.label) for c in classes)]
+
+    @property
+    def fee_amount_label(self) -> str:
+        return self.form.fee_amount_label if self.form is not None else "Fee amount"
+
+    # --- typed values --------------------------------------------------------------------
+
+    def set_value(self, key: str, text: str) -> None:
+        if self.values.get(key, "") != text:
+            self.values[key] = text
+            self.dirty = True
+
+    def value(self, key: str) -> str:
+        return self.values.get(key, "").strip()
+
+    def set_applied_on(self, day: date) -> None:
+        if day != self.applied_on:
+            self.applied_on = day
+            self.fees.set_date(day)
+            self.dirty = True
+
+    def set_flags(self, *, work_began_before_permit: bool, emergency: bool) -> None:
+        if (work_began_before_permit, emergency) != (
+            self.fees.work_began_before_permit,
+            self.fees.emergency,
+        ):
+            self.dirty = True
+        self.fees.set_flags(work_began_before_permit=work_began_before_permit, emergency=emergency)
+
+    def areas(self) -> dict[str, int]:
+        """The floor areas by level that were entered (ValidationError names the level)."""
+        out = {}
+        for (level, label, _), key in zip(LEVELS, AREA_KEYS, strict=True):
+            area = parse_count(self.value(key), f"area ({label.lower()})", "square feet")
+            if area:
+                out[level] = area
+        return out
+
+    @property
+    def floor_area_text(self) -> str:
+        """'2,400 sq ft' (or the mistake in an area)."""
+        try:
+            return f"{floor_area_counted(self.areas()):,} sq ft"
+        except ValidationError as e:
+            return str(e)
+
+    def work(self) -> WorkValues:
+        show = self.shows
+        valuation = (
+            parse_money(self.value(VALUATION), VALUATION)
+            if show(VALUATION) and self.value(VALUATION)
+            else Decimal("0.00")
+        )
+        fee_amount = (
+            parse_money(self.value(FEE_AMOUNT), FEE_AMOUNT)
+            if show(FEE_AMOUNT) and self.value(FEE_AMOUNT)
+            else None
+        )
+        return WorkValues(
+            valuation=valuation,
+            areas=self.areas() if show("areas") else {},
+            dwelling_units=parse_count(self.value(DWELLING_UNITS), "dwelling units")
+            if show(DWELLING_UNITS)
+            else 0,
+            fee_amount=fee_amount,
+            occupancy=self.value(OCCUPANCY) if show(OCCUPANCY) else "",
+        )
+
+    def extra_fields(self) -> dict[str, str]:
+        """What the form asked that take_application has no place for yet (see the report):
+        stories, volume, occupancy, construction type, the SBD-5823 fields, the flags."""
+        keys = [k for k in (STORIES, VOLUME, OCCUPANCY, CONSTRUCTION_TYPE) if self.shows(k)]
+        if self.shows("sbd"):
+            keys += list(SBD_KEYS)
+        out = {k: self.value(k) for k in keys if self.value(k)}
+        if self.fees.work_began_before_permit:
+            out["work_began_before_permit"] = "yes"
+        if self.fees.emergency:
+            out["emergency"] = "yes"
+        return out
+
+    # --- the parcel ----------------------------------------------------------------------
+
+    def parcel_matches(self, text: str) -> list[str]:
+        """Completer entries for what was typed (a prefix of the address, street or PIN)."""
+        found = self.source.parcels(text)
+        self._parcel_choices.update({c.text: c for c in found})
+        return [c.text for c in found]
+
+    def choose_parcel(self, text: str) -> bool:
+        """The parcel the clerk means: a completer entry, or the only match; False if unclear."""
+        wanted = text.strip()
+        choice = self._parcel_choices.get(wanted)
+        if choice is None and self.parcel is not None and wanted == self.parcel.text:
+            return True
+        if choice is None and wanted:
+            found = self.source.parcels(wanted.split(" — ")[0])
+            if len(found) == 1:
+                choice = found[0]
+        self.set_parcel(choice)
+        return choice is not None
+
+    def set_parcel(self, choice: ParcelChoice | None) -> None:
+        if choice != self.parcel:
+            self.parcel = choice
+            self.dirty = True
+
+    def reload_parcel(self) -> None:
+        """After a house number was recorded: read the parcel again."""
+        if self.parcel is not None:
+            self.parcel = self.source.parcel(self.parcel.id)
+
+    @property
+    def parcel_note(self) -> str:
+        if self.parcel is None:
+            return ""
+        if self.needs_house_number:
+            return HOUSE_NUMBER_NOTE
+        return f"PIN {self.parcel.pin}"
+
+    @property
+    def needs_house_number(self) -> bool:
+        return (
+            self.form is not None
+            and self.form.needs_house_number
+            and self.parcel is not None
+            and not self.parcel.house_number.strip()
+        )
+
+    # --- parties -------------------------------------------------------------------------
+
+    def party_matches(self, text: str) -> list[str]:
+        found = self.source.parties(text)
+        self._party_choices.update({c.text: c for c in found})
+        return [c.text for c in found]
+
+    def choose_party(self, role: PartyRole, text: str) -> bool:
+        wanted = text.strip()
+        current = self.parties.get(role)
+        if current is not None and wanted == current.text:
+            return True
+        choice = self._party_choices.get(wanted)
+        if choice is None and wanted:
+            found = self.source.parties(wanted.split(" — ")[0])
+            if len(found) == 1:
+                choice = found[0]
+        self.set_party(role, choice)
+        return choice is not None
+
+    def set_party(self, role: PartyRole, choice: PartyChoice | None) -> None:
+        if self.parties.get(role) == choice:
+            return
+        if choice is None:
+            self.parties.pop(role, None)
+        else:
+            self.parties[role] = choice
+            self._credentials.pop(choice.id, None)  # read again: it may have been renewed
+        self.dirty = True
+
+    def credential_check(self, role: PartyRole) -> CredentialCheck:
+        """Whether the party in `role` holds the credential the kind needs on the application
+        date (15.1.41, 15.1.75, ...); ok with no message when nobody is chosen."""
+        party = self.parties.get(role)
+        if party is None or self.form is None:
+            return CredentialCheck(True, "")
+        held = self._credentials.get(party.id)
+        if held is None:
+            held = self._credentials[party.id] = self.source.credentials(party.id)
+        return check_credentials(party.name, role, self.form.kind, held, self.applied_on)
+
+    # --- fees ----------------------------------------------------------------------------
+
+    def request(self) -> QuoteRequest | None:
+        """The engine's request; None when the kind makes no items and none were added.
+        ValidationError names the field (or 'CODE.field' of an added item)."""
+        if self.form is None:
+            return None
+        extra = tuple(quote_item(line) for line in self.fees.lines)
+        request = make_fee_request(
+            self.form,
+            self.work(),
+            extra,
+            work_began_before_permit=self.fees.work_began_before_permit,
+            emergency=self.fees.emergency,
+            applied_on=self.applied_on,
+        )
+        return request if request.items else None
+
+    def recalculate(self) -> None:
+        """Price the form; on a mistake keep the last breakdown, marked not current."""
+        f = self.fees
+        f.error = ""
+        f.error_line = None
+        self.fee_error = ""
+        try:
+            request = self.request()
+            if request is None:
+                f.quote = None
+                f.current = True
+                return
+            version = f.version
+            if version is None:
+                raise ValidationError(FEES, f.version_text)
+            f.quote = price(version, request, self.holiday)
+            f.current = True
+        except ValidationError as e:
+            f.current = False
+            f.error = self.fee_error = str(e)
+            code = e.field.split(".", 1)[0]
+            f.error_line = next(
+                (i for i, line in enumerate(f.lines) if line.code == code and "." in e.field),
+                None,
+            )
+
+    @property
+    def quote(self) -> Quote | None:
+        return self.fees.quote if self.fees.current else None
+
+    @property
+    def total_text(self) -> str:
+        q = self.quote
+        return format_money(q.total) if q is not None else ""
+
+    @property
+    def empty_fees_text(self) -> str:
+        if self.form is None:
+            return "Choose the kind of permit: the fees follow from it and the work."
+        if self.fees.quote is None and not self.fee_error:
+            return NO_FEES_TEXT
+        return ""
+
+    # --- saving --------------------------------------------------------------------------
+
+    def application(self) -> ApplicationInput:
+        """The application to take; ValidationError(field) for the first thing that is missing."""
+        if self.form is None:
+            raise ValidationError("kind", "choose the kind of permit")
+        if self.parcel is None:
+            raise ValidationError(PARCEL, "choose the parcel (type the address or PIN)")
+        if self.needs_house_number:
+            raise ValidationError(PARCEL, HOUSE_NUMBER_NOTE)
+        if not self.value(DESCRIPTION):
+            raise ValidationError(DESCRIPTION, "describe the work")
+        for role in self.roles:
+            check = self.credential_check(role)
+            if not check.ok:
+                raise ValidationError(role.label, check.message)
+        work = self.work()
+        self.recalculate()
+        if self.fee_error:
+            raise ValidationError(FEES, self.fee_error)
+        return ApplicationInput(
+            municipality_id=self.municipality_id,
+            kind=self.form.kind.code,
+            parcel_id=self.parcel.id,
+            description=self.value(DESCRIPTION),
+            valuation=work.valuation,
+            floor_area_sqft=work.floor_area,
+            areas=dict(work.areas),
+            dwelling_units=work.dwelling_units,
+            parties=tuple((role, p.id) for role, p in self.parties.items()),
+            applied_on=self.applied_on,
+        )
+
+    def mark_saved(self) -> None:
+        self.dirty = False
+
+
+def field_of(error: ValidationError) -> str:
+    """The form key a service's or the engine's ValidationError is about ('' when none):
+    take_application says 'floor area', 'area (first floor)', role labels, ...; the engine says
+    'RES-NEW.quantity'."""
+    name = error.field
+    if name.startswith("area (") or name == "floor area":
+        return "areas"
+    if name == "dwelling units":
+        return DWELLING_UNITS
+    if name in (DESCRIPTION, VALUATION, PARCEL, OCCUPANCY, FEE_AMOUNT, "kind"):
+        return name
+    for role in PartyRole:
+        if name == role.label:
+            return role.value
+    if "." in name or name in (FEES, "items"):
+        return FEES
+    return ""
+
+
+class SqlIntakeSource:
+    """The form's look-ups on the database (db.queries), one short read each."""
+
+    def __init__(self, database: Database, municipality_id: int) -> None:
+        self.database = database
+        self.municipality_id = municipality_id
+
+    def parcels(self, text: str) -> list[ParcelChoice]:
+        with self.database.read() as conn:
+            return queries.parcel_matches(conn, self.municipality_id, text)
+
+    def parcel(self, parcel_id: int) -> ParcelChoice | None:
+        with self.database.read() as conn:
+            return queries.parcel_choice(conn, parcel_id)
+
+    def parties(self, text: str) -> list[PartyChoice]:
+        with self.database.read() as conn:
+            return queries.party_matches(conn, text)
+
+    def credentials(self, party_id: int) -> list[HeldCredential]:
+        with self.database.read() as conn:
+            return queries.party_credentials(conn, party_id)
