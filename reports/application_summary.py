@@ -15,7 +15,10 @@ from reportlab.platypus.flowables import Flowable
 
 from desk.domain.documents import ApplicationSummaryData
 from desk.money import format_money
-from reports.fee_quote import INK, MARGIN, MUTED, RULE, SHADE, _header, _p, _styles
+from reports.common import INK, MARGIN, MUTED, RULE, SHADE
+from reports.common import header as _header
+from reports.common import para as _p
+from reports.common import styles as _styles
 from reports.fonts import register_fonts
 
 LEVEL_LABELS = {

@@ -17,10 +17,9 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from desk.domain.documents import PermitCardData
+from reports.common import INK, MUTED
 from reports.fonts import register_fonts
 
-INK = colors.HexColor("#1b2430")
-MUTED = colors.HexColor("#5d6873")
 RULE = colors.HexColor("#1b2430")
 BAND = colors.HexColor("#e8eef5")
 POSTING = "This card must be posted on the job site and protected from the weather (15.1.8(a))."

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import date
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
@@ -298,3 +299,27 @@ def test_a_party_added_on_the_spot_can_be_picked_by_name(
         "Kowalski Plumbing Inc: no master plumber licence on record (15.1.41)"
     )
     form.presenter.dirty = False
+
+
+def test_the_permit_window_prints_the_card_once_the_permit_has_a_number(
+    qtbot: QtBot,
+    window: MainWindow,
+    sample: Sample,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    import pypdf
+
+    from ui.permit.documents import print_permit_card
+
+    unissued = window.open_permit(sample.permit_ids["garcia"])
+    assert not unissued.print_card_button.isEnabled()
+    assert unissued.print_application_button.isEnabled()
+    issued = window.open_permit(sample.issued_id)
+    assert issued.print_card_button.isEnabled()
+    out = tmp_path / "card.pdf"
+    monkeypatch.setattr(dialogs, "choose_file", lambda *_a, **_k: str(out))
+    monkeypatch.setattr(dialogs, "open_file", lambda _p: True)
+    assert print_permit_card(issued, issued.context) == out
+    text = pypdf.PdfReader(out).pages[0].extract_text()
+    assert "2026-0001" in text and "6120 N Port Washington Rd" in text

@@ -13,7 +13,7 @@ import itertools
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, QStringListModel, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QFocusEvent, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
@@ -655,6 +655,7 @@ class IntakeWindow(QWidget):
             assert p.parcel is not None
             if self.parcel_edit.text() != p.parcel.text:
                 self.parcel_edit.setText(p.parcel.text)
+            self.parcel_edit.setCursorPosition(0)
         self._refresh_parcel()
         self.schedule_update()
 
@@ -691,6 +692,7 @@ class IntakeWindow(QWidget):
         choice = self.presenter.source.parcel(parcel_id)
         self.presenter.set_parcel(choice)
         self.parcel_edit.setText(choice.text if choice is not None else "")
+        self.parcel_edit.setCursorPosition(0)
         self._clear_error(PARCEL)
         self._refresh_parcel()
 
@@ -724,6 +726,7 @@ class IntakeWindow(QWidget):
             chosen = p.parties[party.role]
             if party.edit.text() != chosen.text:
                 party.edit.setText(chosen.text)
+            party.edit.setCursorPosition(0)
         self._refresh_party(party)
 
     def _refresh_parties(self) -> None:
@@ -758,6 +761,7 @@ class IntakeWindow(QWidget):
         row = self.party_rows[role]
         self.presenter.set_party(role, choice)
         row.edit.setText(choice.text if choice is not None else "")
+        row.edit.setCursorPosition(0)
         self._refresh_party(row)
 
     def new_party(self, party: _PartyRow) -> None:
@@ -803,7 +807,11 @@ class IntakeWindow(QWidget):
                 popup = completers[watched].popup()
                 if popup is not None:
                     popup.hide()
-        if event.type() == QEvent.Type.FocusOut:
+        if (
+            event.type() == QEvent.Type.FocusOut
+            and isinstance(event, QFocusEvent)
+            and event.reason() != Qt.FocusReason.PopupFocusReason  # the completer's list opened
+        ):
             if watched is self.parcel_edit:
                 self._parcel_done()
             for party in self.party_rows.values():
@@ -991,6 +999,17 @@ class IntakeWindow(QWidget):
                 self.parcel_edit.setText(matches[0])
                 self._parcel_done()
                 break
+        for role, words in (
+            (PartyRole.BUILDING_OWNER, ("Schmidt", "Heinz", "A", "B", "C")),
+            (PartyRole.CONTRACTOR, ("Pioneer", "Badger", "Homes", "Builders", "Construction")),
+        ):
+            for word in words:
+                found = p.party_matches(word)
+                if found:
+                    row = self.party_rows[role]
+                    row.edit.setText(found[0])
+                    self._party_done(row)
+                    break
         values = {
             DESCRIPTION: "New 2-story single-family dwelling with attached garage",
             VALUATION: "412,500",
