@@ -30,3 +30,13 @@ class RuleViolation(DeskError):
 
 class AuthenticationFailed(DeskError):
     """Wrong user name or password, or a disabled account."""
+
+
+class IssuanceRefused(RuleViolation):
+    """issue_permit found unmet conditions; `shortfalls` lists each in words with its section."""
+
+    def __init__(self, shortfalls: list[str]) -> None:
+        super().__init__(
+            "The permit cannot be issued yet:\n" + "\n".join(f"• {s}" for s in shortfalls)
+        )
+        self.shortfalls = shortfalls

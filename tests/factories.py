@@ -98,3 +98,46 @@ def application(
         valuation=Decimal("14800.00"),
         parties=((PartyRole.BUILDING_OWNER, reg.owner_id),),
     )
+
+
+def make_issuable(database: Database, clock: FixedClock, actor: Actor, permit_id: int) -> None:
+    """Meet every issuance condition of a permit the way the office would: licences on record
+    for its contractors, every checklist item received (the survey dated today). `actor` must
+    be allowed to record credentials and checklist items (an inspector or administrator)."""
+    from desk.domain.checklists import ItemState
+    from desk.domain.credentials import requirement
+    from desk.domain.kinds import kind_by_code
+    from desk.domain.model import Credential
+    from desk.services import checklists
+
+    uow = database.uow()
+    with uow:
+        permit = uow.permits.get(permit_id)
+        assert permit is not None
+        muni = uow.municipalities.get(permit.municipality_id)
+        assert muni is not None
+        kind = kind_by_code(muni.key, permit.kind)
+        needed = []
+        for link in permit.parties:
+            need = requirement(link.role, kind)
+            held = {c.kind for c in link.party.credentials if c.valid_on(clock.today())}
+            if need is not None and not held & set(need.kinds):
+                needed.append((link.party.id, need.kinds[0]))
+    for party_id, credential_kind in needed:
+        assert party_id is not None
+        permits.add_credential(
+            uow, clock, actor, party_id, Credential(kind=credential_kind, number=f"T-{party_id}")
+        )
+    _, lines = checklists.checklist_lines(uow, permit_id)
+    for line in lines:
+        if line.state is not ItemState.OPEN:
+            continue
+        checklists.mark_item(
+            uow,
+            clock,
+            actor,
+            permit_id,
+            line.code,
+            ItemState.RECEIVED,
+            value_date=clock.today() if line.code == "survey.date" else None,
+        )

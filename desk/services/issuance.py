@@ -2,9 +2,8 @@
 section (issue 4, "Issuance"): the checklist, the credentials of the parties, and the holds of
 the calendar and the street.
 
-Not yet here (their issues track them): fees paid in full (cashiering, issue 5) and bonds and
-insurance on file (issue 6). issue_permit does not call this yet; the intake issue wires it in
-once every caller completes its checklist.
+issue_permit refuses while any is unmet. Not yet here (their issues track them): fees paid in
+full (cashiering, issue 5) and bonds and insurance on file (issue 6).
 """
 
 from __future__ import annotations

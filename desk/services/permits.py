@@ -16,7 +16,8 @@ from desk.domain.kinds import kind_by_code
 from desk.domain.model import Actor, Credential, Parcel, Party, Permit, PermitParty
 from desk.domain.numbering import PERMIT_SERIES, format_number
 from desk.domain.permissions import Permission, require
-from desk.errors import NotFound, RuleViolation, ValidationError
+from desk.errors import IssuanceRefused, NotFound, RuleViolation, ValidationError
+from desk.services.issuance import shortfalls_within
 from desk.services.lifecycle import permit_dates, term_end
 from desk.services.uow import UnitOfWork
 
@@ -106,7 +107,8 @@ def update_description(
 def issue_permit(
     uow: UnitOfWork, clock: Clock, actor: Actor, permit_id: int, issued_on: date | None = None
 ) -> str:
-    """Issue: allocate the next number of the year of issue in this same transaction."""
+    """Issue when every condition holds (desk/services/issuance.py), allocating the next number
+    of the year of issue in this same transaction; otherwise IssuanceRefused lists them all."""
     require(actor, Permission.ISSUE_PERMIT)
     day = issued_on or clock.today()
     with uow:
@@ -118,6 +120,10 @@ def issue_permit(
             raise RuleViolation(f"A {permit.status.label.lower()} application cannot be issued.")
         if permit.applied_on and day < permit.applied_on:
             raise ValidationError("issue date", "is before the application date")
+        # Every condition of the ordinance, each in words with its section (issue 4).
+        shortfalls = shortfalls_within(uow, permit_id, day)
+        if shortfalls:
+            raise IssuanceRefused(shortfalls)
         muni = uow.municipalities.get(permit.municipality_id)  # before any change: one flush
         assert muni is not None
         rule = kind_by_code(muni.key, permit.kind).lifecycle

@@ -170,13 +170,14 @@ def test_lifecycle_sweep_and_due_list_the_permits_by_number(
 
     from desk.clock import FixedClock
     from desk.services import permits
-    from tests.factories import seed_register
+    from tests.factories import make_issuable, seed_register
 
     path = tmp_path / "d.db"
     database = open_database(sqlite_url(path))
     today = date.today()
     clock = FixedClock(today - timedelta(days=200))
     reg = seed_register(database, clock)
+    make_issuable(database, clock, reg.inspector, reg.permit_id)
     permits.issue_permit(database.uow(), clock, reg.inspector, reg.permit_id)
     database.close()
     assert main(["lifecycle", "due", "--db", str(path), "--days", "30"]) == 0

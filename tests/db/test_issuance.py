@@ -62,3 +62,26 @@ def test_issuance_lists_the_checklist_and_the_contractors_missing_certification(
                 uow, clock, reg.clerk, reg.permit_id, line.code, ItemState.RECEIVED
             )
     assert issuance_shortfalls(uow, reg.permit_id, clock.today()) == []
+
+
+def test_issue_permit_refuses_listing_every_unmet_condition_then_issues_when_they_hold(
+    database: Database, clock: FixedClock
+) -> None:
+    import pytest
+
+    from db import queries
+    from desk.errors import IssuanceRefused
+    from tests.factories import make_issuable
+
+    reg = seed_register(database, clock)
+    with pytest.raises(IssuanceRefused) as refused:
+        permits.issue_permit(database.uow(), clock, reg.inspector, reg.permit_id)
+    assert "Badger State Builders LLC: no dwelling contractor certification on record" in str(
+        refused.value
+    )
+    assert len(refused.value.shortfalls) > 5
+    with database.read() as conn:
+        detail = queries.permit_detail(conn, reg.permit_id)
+    assert detail is not None and detail.number is None  # nothing issued, no number burnt
+    make_issuable(database, clock, reg.inspector, reg.permit_id)
+    assert permits.issue_permit(database.uow(), clock, reg.inspector, reg.permit_id) == "2026-0001"

@@ -13,7 +13,7 @@ from desk.clock import FixedClock
 from desk.domain.enums import PermitStatus
 from desk.errors import PermissionDenied, RuleViolation, ValidationError
 from desk.services import lifecycle, permits
-from tests.factories import application, seed_register
+from tests.factories import application, make_issuable, seed_register
 
 S = PermitStatus
 
@@ -30,6 +30,7 @@ def test_issuing_a_building_permit_sets_its_eighteen_month_term(
 ) -> None:
     reg = seed_register(database, clock)
     clock.set(date(2026, 3, 16))
+    make_issuable(database, clock, reg.inspector, reg.permit_id)
     permits.issue_permit(database.uow(), clock, reg.inspector, reg.permit_id)
     with database.read() as conn:
         detail = queries.permit_detail(conn, reg.permit_id)
@@ -41,6 +42,7 @@ def test_the_sweep_expires_a_permit_the_day_after_its_start_deadline(
 ) -> None:
     reg = seed_register(database, clock)
     clock.set(date(2026, 3, 16))
+    make_issuable(database, clock, reg.inspector, reg.permit_id)
     permits.issue_permit(database.uow(), clock, reg.inspector, reg.permit_id)
     clock.set(date(2026, 7, 16))  # the last day to start work (15.1.8(b))
     assert lifecycle.sweep_lapsed(database.uow(), clock, reg.municipality_id) == []
@@ -64,6 +66,7 @@ def test_work_started_and_an_extension_keep_the_permit_alive(
     reg = seed_register(database, clock)
     clock.set(date(2026, 3, 16))
     uow = database.uow()
+    make_issuable(database, clock, reg.inspector, reg.permit_id)
     permits.issue_permit(uow, clock, reg.inspector, reg.permit_id)
     with pytest.raises(PermissionDenied):
         lifecycle.extend_deadline(
@@ -115,6 +118,7 @@ def test_a_stop_work_order_holds_the_permit_until_a_written_notice_lifts_it(
 ) -> None:
     reg = seed_register(database, clock)
     uow = database.uow()
+    make_issuable(database, clock, reg.inspector, reg.permit_id)
     permits.issue_permit(uow, clock, reg.inspector, reg.permit_id)
     lifecycle.change_status(uow, clock, reg.clerk, reg.permit_id, S.WORK_STARTED)
     with pytest.raises(PermissionDenied):
@@ -134,6 +138,7 @@ def test_a_stop_work_order_holds_the_permit_until_a_written_notice_lifts_it(
 def test_revocation_names_its_reasons_and_is_final(database: Database, clock: FixedClock) -> None:
     reg = seed_register(database, clock)
     uow = database.uow()
+    make_issuable(database, clock, reg.inspector, reg.permit_id)
     permits.issue_permit(uow, clock, reg.inspector, reg.permit_id)
     with pytest.raises(ValidationError, match="reasons a–f"):
         lifecycle.revoke_permit(uow, clock, reg.inspector, reg.permit_id, ["z"])

@@ -13,7 +13,7 @@ from desk.clock import FixedClock
 from desk.domain.enums import PermitStatus, Role
 from desk.errors import AuthenticationFailed, PermissionDenied, RuleViolation, ValidationError
 from desk.services import permits, users
-from tests.factories import PASSWORD, application, seed_register
+from tests.factories import PASSWORD, application, make_issuable, seed_register
 
 
 def test_a_clerk_cannot_create_a_user_through_the_service_layer(
@@ -53,6 +53,8 @@ def test_permits_are_numbered_in_the_order_of_their_issue_per_year(
     uow = database.uow()
     second = permits.take_application(uow, clock, reg.clerk, application(reg))
     third = permits.take_application(uow, clock, reg.clerk, application(reg, "Siding"))
+    for permit_id in (second, reg.permit_id, third):
+        make_issuable(database, clock, reg.inspector, permit_id)
     assert permits.issue_permit(uow, clock, reg.inspector, second) == "2026-0001"
     assert permits.issue_permit(uow, clock, reg.inspector, reg.permit_id) == "2026-0002"
     clock.set(date(2027, 1, 4))
@@ -64,9 +66,11 @@ def test_a_voided_permit_keeps_its_number_and_the_next_one_does_not_reuse_it(
 ) -> None:
     reg = seed_register(database, clock)
     uow = database.uow()
+    make_issuable(database, clock, reg.inspector, reg.permit_id)
     first = permits.issue_permit(uow, clock, reg.inspector, reg.permit_id)
     permits.void_permit(uow, clock, reg.inspector, reg.permit_id, "Issued to the wrong parcel")
     other = permits.take_application(uow, clock, reg.clerk, application(reg))
+    make_issuable(database, clock, reg.inspector, other)
     assert permits.issue_permit(uow, clock, reg.inspector, other) == "2026-0002"
     with database.read() as conn:
         voided = queries.permit_detail(conn, reg.permit_id)
@@ -79,6 +83,7 @@ def test_a_voided_permit_keeps_its_number_and_the_next_one_does_not_reuse_it(
 def test_a_failed_issue_does_not_burn_a_number(database: Database, clock: FixedClock) -> None:
     reg = seed_register(database, clock)
     uow = database.uow()
+    make_issuable(database, clock, reg.inspector, reg.permit_id)
     with pytest.raises(ValidationError, match="issue date"):
         # Rolled back after validation: the counter must not move.
         permits.issue_permit(uow, clock, reg.inspector, reg.permit_id, issued_on=date(2026, 1, 1))
@@ -89,6 +94,7 @@ def test_every_write_records_who_when_and_each_field_old_to_new(
     database: Database, clock: FixedClock
 ) -> None:
     reg = seed_register(database, clock)
+    make_issuable(database, clock, reg.inspector, reg.permit_id)
     clock.set(date(2026, 3, 9))
     permits.issue_permit(database.uow(), clock, reg.inspector, reg.permit_id)
     with database.read() as conn:
@@ -136,6 +142,7 @@ def test_the_search_finds_a_permit_by_number_address_parcel_owner_and_contractor
     reg = seed_register(database, clock)
     uow = database.uow()
     other = permits.take_application(uow, clock, reg.clerk, application(reg))
+    make_issuable(database, clock, reg.inspector, reg.permit_id)
     number = permits.issue_permit(uow, clock, reg.inspector, reg.permit_id)
     mid = reg.municipality_id
     with database.read() as conn:

@@ -12,7 +12,7 @@ from db.engine import sqlite_url
 from desk.clock import FixedClock
 from desk.services import lifecycle, permits
 from reports.notices import render_order_notice
-from tests.factories import seed_register
+from tests.factories import make_issuable, seed_register
 
 
 def _text(path: Path) -> list[str]:
@@ -26,6 +26,7 @@ def test_a_stop_work_order_prints_the_notice_and_the_placard(
     database = open_database(sqlite_url(tmp_path / "n.db"))
     reg = seed_register(database, clock)
     uow = database.uow()
+    make_issuable(database, clock, reg.inspector, reg.permit_id)
     number = permits.issue_permit(uow, clock, reg.inspector, reg.permit_id)
     order_id = lifecycle.issue_stop_work_order(
         uow, clock, reg.inspector, reg.permit_id, "Framing without approved plans", "15.1.12"
@@ -50,6 +51,7 @@ def test_a_revocation_notice_states_the_reasons_and_that_a_new_permit_is_needed(
     database = open_database(sqlite_url(tmp_path / "n.db"))
     reg = seed_register(database, clock)
     uow = database.uow()
+    make_issuable(database, clock, reg.inspector, reg.permit_id)
     permits.issue_permit(uow, clock, reg.inspector, reg.permit_id)
     order_id = lifecycle.revoke_permit(uow, clock, reg.inspector, reg.permit_id, ["d"])
     with database.read() as conn:

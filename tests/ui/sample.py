@@ -8,9 +8,10 @@ from decimal import Decimal
 
 from db.database import Database
 from desk.clock import FixedClock
-from desk.domain.enums import PartyKind, PartyRole, Role
-from desk.domain.model import Actor, Parcel, Party
+from desk.domain.enums import CredentialKind, PartyKind, PartyRole, Role
+from desk.domain.model import Actor, Credential, Parcel, Party
 from desk.services import permits, setup, users
+from tests.factories import make_issuable
 
 PASSWORD = "correct-horse-7"
 ISSUED_NUMBER = "2026-0001"
@@ -178,6 +179,17 @@ def build_sample(database: Database) -> Sample:
         ),
     }
     inspector_day = date(2026, 3, 2)
+    # The builder's certification is good through the issue day (the intake tests add more).
+    permits.add_credential(
+        uow,
+        clock,
+        admin,
+        builders,
+        Credential(
+            kind=CredentialKind.DWELLING_CONTRACTOR, number="DC-1100", expires_on=inspector_day
+        ),
+    )
+    make_issuable(database, clock, admin, ids["schmidt"])
     number = permits.issue_permit(uow, clock, admin, ids["schmidt"], issued_on=inspector_day)
     assert number == ISSUED_NUMBER
     return Sample(database, clock, admin, clerk, mid, ids)

@@ -20,8 +20,34 @@ from ui.permit import checklist as checklist_module
 from ui.permit.checklist import ChecklistTab
 
 
-def open_tab(window: MainWindow, sample: Sample) -> ChecklistTab:
-    permit_window = window.open_permit(sample.issued_id)
+def new_application(sample: Sample) -> int:
+    """A new-dwelling application just taken (the sample's issued permit has its checklist
+    complete)."""
+    from dataclasses import replace
+
+    from desk.services import permits
+
+    uow = sample.database.uow()
+    with uow:
+        issued = uow.permits.get(sample.issued_id)
+        assert issued is not None and issued.parcel_id is not None
+        parcel_id = issued.parcel_id
+        parties = tuple((link.role, link.party.id) for link in issued.parties)
+    application = permits.ApplicationInput(
+        municipality_id=sample.municipality_id,
+        kind="RES-NEW-DWELLING",
+        parcel_id=parcel_id,
+        description="Second new dwelling on the lot",
+        floor_area_sqft=2450,
+        dwelling_units=1,
+        parties=parties,  # type: ignore[arg-type]
+    )
+    return permits.take_application(uow, sample.clock, sample.admin, replace(application))
+
+
+def open_tab(window: MainWindow, sample: Sample, permit_id: int | None = None) -> ChecklistTab:
+    permit_id = permit_id or new_application(sample)
+    permit_window = window.open_permit(permit_id)
     permit_window.select_tab("checklist")
     tab = permit_window.tab("checklist")
     assert isinstance(tab, ChecklistTab)
@@ -107,11 +133,12 @@ def test_the_inspector_waives_an_item_with_a_reason(
 def test_a_clerk_sees_no_waive_button_and_cannot_undo_a_waiver(
     qtbot: QtBot, sample: Sample, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    permit_id = new_application(sample)
     checklists.mark_item(
         sample.database.uow(),
         sample.clock,
         sample.admin,
-        sample.issued_id,
+        permit_id,
         "plans_residential.fireplace",
         ItemState.WAIVED,
         reason="No fireplace",
@@ -123,7 +150,7 @@ def test_a_clerk_sees_no_waive_button_and_cannot_undo_a_waiver(
     qtbot.addWidget(window)
     window.show()
     window.load()
-    tab = open_tab(window, sample)
+    tab = open_tab(window, sample, permit_id)
     assert not tab.waive_button.isVisibleTo(tab)
     tab.select_code("plans_residential.fireplace")
     assert not tab.received_button.isEnabled()

@@ -197,21 +197,24 @@ def test_a_new_dwelling_application_is_taken_from_the_keyboard_and_its_fees_asse
 def test_an_expired_licence_is_named_next_to_the_party_and_stops_the_save(
     qtbot: QtBot, window: MainWindow, sample: Sample
 ) -> None:
+    # The sample's DC-1100 is good through 03/02; an application of 03/03 finds every
+    # certification expired and names the latest.
     licence(sample, BUILDERS, CredentialKind.DWELLING_CONTRACTOR, "DC-1187", date(2026, 3, 1))
     form = open_form(qtbot, window)
     form.select_kind("RES-NEW-DWELLING")
+    form.presenter.set_applied_on(date(2026, 3, 3))
     form.set_parcel_id(sample_parcel(sample, "6120"))
     form.set_party_id(PartyRole.CONTRACTOR, party_id(sample, "Badger"))
     note = form.party_rows[PartyRole.CONTRACTOR].note.text()
     assert note == (
-        f"{BUILDERS}: dwelling contractor certification DC-1187 expired 2026-03-01 "
+        f"{BUILDERS}: dwelling contractor certification DC-1100 expired 2026-03-02 "
         "(Wis. Stat. 101.654)"
     )
     form.edits["description"].setText("New house")
     form._typed("description", "New house")
     assert form.save() is None
     error = form.errors[PartyRole.CONTRACTOR.value]
-    assert error.isVisible() and "expired 2026-03-01" in error.text()
+    assert error.isVisible() and "expired 2026-03-02" in error.text()
     form.presenter.dirty = False
 
 

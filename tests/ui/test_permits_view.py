@@ -9,6 +9,7 @@ from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
 from desk.services import permits
+from tests.factories import make_issuable
 from tests.ui.sample import ISSUED_NUMBER, Sample
 from ui.main_window import MainWindow
 from ui.models.permits import PERMIT_ID_ROLE, PermitTableModel
@@ -126,6 +127,7 @@ def test_the_parcel_number_and_the_permit_number_find_a_permit(main_window: Main
 def test_clicking_the_number_header_sorts_by_number_and_again_reverses(
     qtbot: QtBot, main_window: MainWindow, sample: Sample
 ) -> None:
+    make_issuable(sample.database, sample.clock, sample.admin, sample.permit_ids["kowalski"])
     permits.issue_permit(
         sample.database.uow(), sample.clock, sample.admin, sample.permit_ids["kowalski"]
     )
