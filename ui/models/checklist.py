@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont
 
 from desk.domain.checklists import ItemState
+from ui.models.base import Index, PresenterTableModel
 from ui.presenters.checklist import ChecklistPresenter
 
-Index = QModelIndex | QPersistentModelIndex
 GROUP_SHADE = QColor(236, 240, 246)
 STATE_COLOURS = {
     ItemState.RECEIVED: QColor(30, 110, 50),
@@ -22,42 +22,11 @@ PROBLEM = QColor(170, 30, 30)
 CODE_ROLE = Qt.ItemDataRole.UserRole + 1  # the item's code (None on a group heading)
 
 
-class ChecklistTableModel(QAbstractTableModel):
-    def __init__(self, presenter: ChecklistPresenter | None = None, parent: Any = None) -> None:
-        super().__init__(parent)
-        self.presenter = presenter
-
-    def set_presenter(self, presenter: ChecklistPresenter) -> None:
-        self.beginResetModel()
-        self.presenter = presenter
-        self.endResetModel()
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        if parent.isValid() or self.presenter is None:
-            return 0
-        return len(self.presenter.rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() or self.presenter is None else len(self.presenter.columns)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if (
-            self.presenter is None
-            or orientation != Qt.Orientation.Horizontal
-            or role != Qt.ItemDataRole.DisplayRole
-            or not 0 <= section < len(self.presenter.columns)
-        ):
-            return None
-        return self.presenter.columns[section]
-
+class ChecklistTableModel(PresenterTableModel[ChecklistPresenter]):
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if self.presenter is None or not index.isValid():
+        row = self.row_at(index)
+        if row is None:
             return None
-        if not 0 <= index.row() < len(self.presenter.rows):
-            return None
-        row = self.presenter.rows[index.row()]
         col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             return row.cells()[col]
@@ -66,6 +35,7 @@ class ChecklistTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             if row.line is None:
                 return None
+            assert self.presenter is not None  # row_at found a row
             return self.presenter.detail(index.row()) or None
         if role == Qt.ItemDataRole.BackgroundRole and row.is_group:
             return GROUP_SHADE
