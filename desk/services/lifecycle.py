@@ -293,20 +293,9 @@ def issue_stop_work_order(
         uow.act_as(actor.user_id, clock.now())
         permit = _get(uow, permit_id)
         check_transition(permit.status, S.ON_HOLD)
-        order = PermitOrder(
-            kind="stop_work",
-            issued_on=clock.today(),
-            reasons=reasons.strip(),
-            section=section or "15.1.12",
-            by_user_id=actor.user_id,
-            at=clock.now(),
+        return _record_order(
+            uow, clock, actor, permit, "stop_work", reasons.strip(), section or "15.1.12", S.ON_HOLD
         )
-        permit.orders.append(order)
-        permit.status = S.ON_HOLD
-        permit.status_date = clock.today()
-        uow.commit()
-        assert order.id is not None
-        return order.id
 
 
 def lift_stop_work_order(
@@ -354,17 +343,31 @@ def revoke_permit(
         uow.act_as(actor.user_id, clock.now())
         permit = _get(uow, permit_id)
         check_transition(permit.status, S.REVOKED)
-        order = PermitOrder(
-            kind="revocation",
-            issued_on=clock.today(),
-            reasons=text,
-            section="15.1.7(g)",
-            by_user_id=actor.user_id,
-            at=clock.now(),
-        )
-        permit.orders.append(order)
-        permit.status = S.REVOKED
-        permit.status_date = clock.today()
-        uow.commit()
-        assert order.id is not None
-        return order.id
+        return _record_order(uow, clock, actor, permit, "revocation", text, "15.1.7(g)", S.REVOKED)
+
+
+def _record_order(
+    uow: UnitOfWork,
+    clock: Clock,
+    actor: Actor,
+    permit: Permit,
+    kind: str,
+    reasons: str,
+    section: str,
+    status: PermitStatus,
+) -> int:
+    """A written order on the permit and the status it puts the permit in, in one commit."""
+    order = PermitOrder(
+        kind=kind,
+        issued_on=clock.today(),
+        reasons=reasons,
+        section=section,
+        by_user_id=actor.user_id,
+        at=clock.now(),
+    )
+    permit.orders.append(order)
+    permit.status = status
+    permit.status_date = clock.today()
+    uow.commit()
+    assert order.id is not None
+    return order.id

@@ -99,7 +99,7 @@ class DeadlinesView(QWidget):
         )
         self.model = DeadlinesModel(self.presenter, self)
         title = QLabel("Deadlines", self)
-        title.setObjectName("viewTitle")
+        title.setObjectName("viewHeading")  # the same heading style as Fee schedules
         self.summary = QLabel(self)
         self.summary.setObjectName("countLabel")
         self.days = QSpinBox(self)
@@ -118,7 +118,8 @@ class DeadlinesView(QWidget):
         self.table.setShowGrid(False)
         self.table.verticalHeader().setVisible(False)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.table.horizontalHeader().setStretchLastSection(True)
+        # The deadline's words take the spare width, not the short section number.
+        self.table.horizontalHeader().setSectionResizeMode(5, QHeaderView.ResizeMode.Stretch)
         self.table.doubleClicked.connect(lambda index: self._open(index.row()))
         self.table.activated_row.connect(self._open)
 
