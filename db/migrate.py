@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 MIGRATIONS = Path(__file__).parent / "migrations"
 # The newest revision in db/migrations/versions (a test keeps them equal). Opening a database
 # that is already there needs no Alembic import, which keeps the app's start fast.
-HEAD = "0005"
+HEAD = "0008"
 
 
 def _config() -> Config:
@@ -177,4 +177,41 @@ def _register_checks(conn: object) -> list[str]:
     ).scalar_one()
     if missing:
         out.append(f"{missing} permits are missing from the search index")
+    out.extend(_cashiering_checks(conn))
+    return out
+
+
+def _cashiering_checks(conn: object) -> list[str]:
+    """Receipts (revision 0007): the counter is not behind the highest receipt number, and each
+    receipt's GL entries add up to its amount."""
+    from sqlalchemy import Connection
+
+    assert isinstance(conn, Connection)
+    if "payment" not in inspect(conn).get_table_names():
+        return []
+    out: list[str] = []
+    rows = conn.execute(
+        text(
+            "SELECT c.municipality_id, c.year, c.value, "
+            "(SELECT MAX(CAST(SUBSTR(p.receipt_number, 6) AS INTEGER)) FROM payment p "
+            " WHERE p.municipality_id = c.municipality_id "
+            " AND p.receipt_number LIKE CAST(c.year AS VARCHAR(4)) || '-%') "
+            "FROM number_counter c WHERE c.series = 'R'"
+        )
+    ).all()
+    for muni, year, value, highest in rows:
+        if highest is not None and highest > value:
+            out.append(
+                f"municipality #{muni}: receipt {year}-{highest:04d} exists "
+                f"but the {year} receipt counter is at {value}"
+            )
+    unbalanced = conn.execute(
+        text(
+            "SELECT p.receipt_number FROM payment p WHERE p.method <> 'credit' AND p.amount <> "
+            "(SELECT COALESCE(SUM(e.amount), 0) FROM gl_entry e "
+            " WHERE e.payment_id = p.id AND e.reversal_id IS NULL) ORDER BY p.id"
+        )
+    ).all()
+    for (number,) in unbalanced[:10]:
+        out.append(f"receipt {number}: its GL entries do not add up to its amount")
     return out

@@ -2,19 +2,35 @@
 
 from __future__ import annotations
 
+from sqlalchemy import Table
 from sqlalchemy.orm import registry, relationship
 
 from db import schema
 from desk.domain.checklists import ChecklistItem
 from desk.domain.model import (
+    CorrectionOrderRecord,
     Credential,
+    DailyClose,
+    FeeAccountMap,
+    FeeAdjustment,
+    GlAccount,
+    GlEntry,
+    Inspection,
+    InspectionException,
     Municipality,
+    OccupancyCertificate,
     Parcel,
     Party,
+    PayerCredit,
+    Payment,
+    PaymentAllocation,
+    PaymentReversal,
     Permit,
     PermitExtension,
     PermitOrder,
     PermitParty,
+    Refund,
+    Turnover,
     User,
 )
 from desk.fees.model import AssessedLine, StoredVersion
@@ -75,3 +91,27 @@ def start_mappers() -> None:
             ),
         },
     )
+    # Cashiering (issue 5): plain rows, no relationships; services query what they need.
+    cashiering: tuple[tuple[type, Table], ...] = (
+        (GlAccount, schema.gl_account),
+        (FeeAccountMap, schema.fee_account_map),
+        (Turnover, schema.turnover),
+        (DailyClose, schema.daily_close),
+        (Payment, schema.payment),
+        (PaymentAllocation, schema.payment_allocation),
+        (PaymentReversal, schema.payment_reversal),
+        (Refund, schema.refund),
+        (GlEntry, schema.gl_entry),
+        (FeeAdjustment, schema.fee_adjustment),
+        (PayerCredit, schema.payer_credit),
+    )
+    for cls, table in cashiering:
+        mapper_registry.map_imperatively(cls, table)
+    # Inspections (issue 7): plain rows as well; desk.services.inspections reads what it needs.
+    for cls, table in (
+        (Inspection, schema.inspection),
+        (InspectionException, schema.inspection_exception),
+        (CorrectionOrderRecord, schema.correction_order),
+        (OccupancyCertificate, schema.occupancy_certificate),
+    ):
+        mapper_registry.map_imperatively(cls, table)

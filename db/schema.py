@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+from typing import Any
+
 from sqlalchemy import (
     JSON,
     BigInteger,
     Boolean,
     Column,
     Date,
+    Dialect,
     ForeignKey,
     Index,
     Integer,
@@ -17,9 +21,21 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     false,
+    text,
 )
+from sqlalchemy.types import TypeDecorator
 
 from db.types import Cents, StrEnumType, UTCDateTime
+from desk.domain.cashiering import (
+    AccountKind,
+    AccountPurpose,
+    AdjustmentSource,
+    EntrySource,
+    PaymentMethod,
+    Portion,
+    RefundGround,
+    ReversalKind,
+)
 from desk.domain.checklists import ItemState
 from desk.domain.enums import (
     CredentialKind,
@@ -29,6 +45,30 @@ from desk.domain.enums import (
     PermitStatus,
     WorkClass,
 )
+from desk.domain.inspections import Result as InspectionResult
+from desk.domain.model import InspectionStatus
+
+
+class Thousandths(TypeDecorator[Decimal]):
+    """A quantity with up to three decimals (acres of disturbed land) as integer thousandths:
+    exact on SQLite too, where a Numeric goes through float. Beside the table that uses it
+    (db/types.py holds the other column types)."""
+
+    impl = Integer
+    cache_ok = True
+
+    def process_bind_param(self, value: Decimal | None, dialect: Dialect) -> int | None:
+        if value is None:
+            return None
+        exact = Decimal(str(value)) if isinstance(value, float) else Decimal(value)
+        thousandths = exact * 1000
+        if thousandths != thousandths.to_integral_value():
+            raise ValueError(f"{value} has more than three decimals")
+        return int(thousandths)
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> Decimal | None:
+        return None if value is None else Decimal(int(value)).scaleb(-3)
+
 
 # Named constraints, so that batch migrations on SQLite can find and alter them.
 metadata = MetaData(
@@ -80,6 +120,8 @@ parcel = Table(
     Column("legal_description", Text, nullable=False),
     Column("zoning_district", String(20), nullable=False),
     Column("lot_area_sqft", Integer),
+    # Revision 0006: a sewer tax or assessment is delinquent on the premises (15.1.36).
+    Column("sewer_delinquent", Boolean, nullable=False, server_default=false()),
     UniqueConstraint("municipality_id", "pin", name="uq_parcel_municipality_pin"),
 )
 
@@ -141,6 +183,16 @@ permit = Table(
     Column("work_began_before_permit", Boolean, nullable=False, server_default=false()),
     Column("street_paved_on", Date),  # §435-8: five years after repaving, council approval
     Column("council_approval", String(200), nullable=False, server_default=""),
+    # Revision 0006: the work facts of the intake form. Server defaults only (no Python-side
+    # defaults), so Core bulk inserts that leave them out still work (db/demo.py).
+    Column("stories", Integer),
+    Column("volume_cuft", Integer),  # 15.1.7(d): a seal over 50,000 cubic feet
+    Column("occupancy_class", String(40), nullable=False, server_default=""),
+    Column("construction_type", String(40), nullable=False, server_default=""),
+    Column("disturbed_acres", Thousandths),  # 15.2.8: a control plan over one acre
+    Column("work_details", JSON, nullable=False, server_default=text("'{}'")),  # SBD-5823
+    Column("damage_percent", Integer),  # of equalized value, 15.1.9(b), 15.1.3(d)(3)
+    Column("sewer_permission", String(400), nullable=False, server_default=""),  # 15.1.36
     # A number is unique in its municipality; NULL (not yet issued) may repeat.
     UniqueConstraint("municipality_id", "number", name="uq_permit_municipality_number"),
 )
@@ -283,4 +335,279 @@ permit_order = Table(
     Column("at", UTCDateTime),
     Column("lifted_on", Date),
     Column("lift_notice", Text, nullable=False),
+)
+
+# Revision 0007: cashiering (issue 5). Money as integer cents; nothing here is ever deleted or
+# edited after the fact (a void, a returned check, a refund or a fee change is a row of its own).
+gl_account = Table(
+    "gl_account",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("municipality_id", ForeignKey("municipality.id"), nullable=False),
+    Column("number", String(20), nullable=False),
+    Column("name", String(120), nullable=False),
+    Column("kind", StrEnumType(AccountKind), nullable=False),
+    Column("purpose", StrEnumType(AccountPurpose), nullable=False),
+    Column("active", Boolean, nullable=False),
+    UniqueConstraint("municipality_id", "number", name="uq_gl_account_number"),
+)
+
+fee_account_map = Table(
+    "fee_account_map",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("municipality_id", ForeignKey("municipality.id"), nullable=False),
+    Column("code", String(40), nullable=False),
+    Column("account_id", ForeignKey("gl_account.id"), nullable=False),
+    UniqueConstraint("municipality_id", "code", name="uq_fee_account_map_code"),
+)
+
+turnover = Table(
+    "turnover",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("municipality_id", ForeignKey("municipality.id"), nullable=False),
+    Column("delivered_on", Date, nullable=False),
+    Column("delivered_at", UTCDateTime, nullable=False),
+    Column("delivered_by_id", ForeignKey("app_user.id")),
+    Column("amount", Cents, nullable=False),
+    Column("cash_delivered", Cents, nullable=False),
+    Column("acknowledged_on", Date),
+    Column("acknowledged_at", UTCDateTime),
+    Column("acknowledged_by_id", ForeignKey("app_user.id")),
+    Column("deposit_ref", String(80), nullable=False),
+    Column("deposited", Cents),
+    Column("difference", Cents),
+    Column("resolved_at", UTCDateTime),
+    Column("resolved_by_id", ForeignKey("app_user.id")),
+    Column("resolution", Text, nullable=False),
+    Index("ix_turnover_municipality_delivered", "municipality_id", "delivered_on"),
+)
+
+daily_close = Table(
+    "daily_close",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("municipality_id", ForeignKey("municipality.id"), nullable=False),
+    Column("drawer", String(40), nullable=False),
+    Column("day", Date, nullable=False),
+    Column("expected_cash", Cents, nullable=False),
+    Column("expected_check", Cents, nullable=False),
+    Column("expected_card", Cents, nullable=False),
+    Column("expected_money_order", Cents, nullable=False),
+    Column("counted_cash", Cents, nullable=False),
+    Column("counted_check", Cents, nullable=False),
+    Column("counted_card", Cents, nullable=False),
+    Column("counted_money_order", Cents, nullable=False),
+    Column("over_short", Cents, nullable=False),
+    Column("explanation", Text, nullable=False),
+    Column("closed_by_id", ForeignKey("app_user.id")),
+    Column("closed_at", UTCDateTime),
+    Column("turnover_id", ForeignKey("turnover.id"), index=True),
+    UniqueConstraint("municipality_id", "drawer", "day", name="uq_daily_close_drawer_day"),
+)
+
+payment = Table(
+    "payment",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("municipality_id", ForeignKey("municipality.id"), nullable=False),
+    Column("receipt_number", String(20), nullable=False),
+    Column("received_at", UTCDateTime, nullable=False),
+    Column("day", Date, nullable=False),
+    Column("payer_party_id", ForeignKey("party.id"), index=True),
+    Column("payer_name", String(200), nullable=False),
+    Column("method", StrEnumType(PaymentMethod), nullable=False),
+    Column("amount", Cents, nullable=False),
+    Column("credited", Cents, nullable=False),
+    Column("check_number", String(40), nullable=False),
+    Column("check_drawer", String(200), nullable=False),
+    Column("check_bank", String(120), nullable=False),
+    Column("card_reference", String(80), nullable=False),
+    Column("clerk_id", ForeignKey("app_user.id")),
+    Column("drawer", String(40), nullable=False),
+    Column("close_id", ForeignKey("daily_close.id"), index=True),
+    Column("printed_count", Integer, nullable=False),
+    UniqueConstraint("municipality_id", "receipt_number", name="uq_payment_receipt_number"),
+    Index("ix_payment_municipality_day", "municipality_id", "day", "drawer"),
+)
+
+payment_allocation = Table(
+    "payment_allocation",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("payment_id", ForeignKey("payment.id"), nullable=False, index=True),
+    Column("permit_id", ForeignKey("permit.id"), nullable=False, index=True),
+    Column("amount", Cents, nullable=False),
+)
+
+payment_reversal = Table(
+    "payment_reversal",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    # One reversal per payment: a receipt is voided or its check returned, not both.
+    Column("payment_id", ForeignKey("payment.id"), nullable=False, unique=True),
+    Column("municipality_id", ForeignKey("municipality.id"), nullable=False),
+    Column("kind", StrEnumType(ReversalKind), nullable=False),
+    Column("day", Date, nullable=False),
+    Column("at", UTCDateTime, nullable=False),
+    Column("reason", Text, nullable=False),
+    Column("bank_notice", Text, nullable=False),
+    Column("by_user_id", ForeignKey("app_user.id")),
+    Column("turnover_id", ForeignKey("turnover.id"), index=True),
+    Index("ix_payment_reversal_municipality_day", "municipality_id", "day"),
+)
+
+refund = Table(
+    "refund",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("municipality_id", ForeignKey("municipality.id"), nullable=False),
+    Column("ground", StrEnumType(RefundGround), nullable=False),
+    Column("amount", Cents, nullable=False),
+    Column("kept", Cents, nullable=False),
+    Column("reason", Text, nullable=False),
+    Column("section", String(80), nullable=False),
+    Column("check_number", String(40), nullable=False),
+    Column("check_date", Date, nullable=False),
+    Column("day", Date, nullable=False),
+    Column("at", UTCDateTime, nullable=False),
+    Column("payer_name", String(200), nullable=False),
+    Column("payer_party_id", ForeignKey("party.id")),
+    Column("permit_id", ForeignKey("permit.id"), index=True),
+    Column("by_user_id", ForeignKey("app_user.id")),
+    Column("turnover_id", ForeignKey("turnover.id"), index=True),
+    Index("ix_refund_municipality_day", "municipality_id", "day"),
+)
+
+gl_entry = Table(
+    "gl_entry",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("municipality_id", ForeignKey("municipality.id"), nullable=False),
+    Column("day", Date, nullable=False),
+    Column("at", UTCDateTime, nullable=False),
+    Column("source", StrEnumType(EntrySource), nullable=False),
+    Column("account_id", ForeignKey("gl_account.id"), nullable=False, index=True),
+    Column("amount", Cents, nullable=False),
+    Column("code", String(40), nullable=False),
+    Column("portion", StrEnumType(Portion), nullable=False),
+    Column("permit_id", ForeignKey("permit.id"), index=True),
+    Column("payment_id", ForeignKey("payment.id"), index=True),
+    Column("reversal_id", ForeignKey("payment_reversal.id")),
+    Column("refund_id", ForeignKey("refund.id")),
+    Index("ix_gl_entry_municipality_day", "municipality_id", "day"),
+)
+
+fee_adjustment = Table(
+    "fee_adjustment",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("permit_id", ForeignKey("permit.id"), nullable=False, index=True),
+    Column("code", String(40), nullable=False, index=True),
+    Column("description", String(300), nullable=False),
+    Column("amount", Cents, nullable=False),
+    Column("source", StrEnumType(AdjustmentSource), nullable=False),
+    Column("reason", Text, nullable=False),
+    Column("day", Date, nullable=False),
+    Column("at", UTCDateTime, nullable=False),
+    Column("section", String(80), nullable=False),
+    Column("portion", StrEnumType(Portion), nullable=False),
+    Column("note", String(300), nullable=False),
+    Column("version_id", ForeignKey("fee_schedule_version.id")),
+    Column("by_user_id", ForeignKey("app_user.id")),
+    Column("refund_id", ForeignKey("refund.id")),
+    Column("reversal_id", ForeignKey("payment_reversal.id")),
+)
+
+payer_credit = Table(
+    "payer_credit",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("municipality_id", ForeignKey("municipality.id"), nullable=False),
+    Column("payer_key", String(220), nullable=False),
+    Column("payer_name", String(200), nullable=False),
+    Column("amount", Cents, nullable=False),
+    Column("day", Date, nullable=False),
+    Column("at", UTCDateTime, nullable=False),
+    Column("memo", String(300), nullable=False),
+    Column("party_id", ForeignKey("party.id")),
+    Column("payment_id", ForeignKey("payment.id")),
+    Column("reversal_id", ForeignKey("payment_reversal.id")),
+    Column("refund_id", ForeignKey("refund.id")),
+    Index("ix_payer_credit_payer", "municipality_id", "payer_key"),
+)
+
+# Revision 0008: inspections (issue 7) — requests, the inspector's day and route, results,
+# the inspector's exceptions to the order of 15.1.11(a), correction orders (15.1.90(b)(1)) and
+# numbered certificates of occupancy (15.1.13). Fees stay in the fee tables.
+inspection = Table(
+    "inspection",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("permit_id", ForeignKey("permit.id"), nullable=False, index=True),
+    Column("type_code", String(40), nullable=False),
+    Column("requested_by", String(200), nullable=False),
+    Column("requested_phone", String(40), nullable=False),
+    Column("requested_at", UTCDateTime, nullable=False),
+    Column("desired_on", Date),
+    Column("desired_time", String(8), nullable=False),
+    Column("scheduled_on", Date),
+    Column("inspector_id", ForeignKey("app_user.id")),
+    Column("route_position", Integer),
+    Column("status", StrEnumType(InspectionStatus), nullable=False),
+    Column("result", StrEnumType(InspectionResult)),
+    Column("notes", Text, nullable=False),
+    Column("result_at", UTCDateTime),
+    Column("recorded_by_id", ForeignKey("app_user.id")),
+    Column("failure_to_call", Boolean, nullable=False),
+    Column("fee_waiver", String(400), nullable=False),
+    Index("ix_inspection_day", "scheduled_on", "inspector_id"),
+    Index("ix_inspection_status", "status"),
+)
+
+inspection_exception = Table(
+    "inspection_exception",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("permit_id", ForeignKey("permit.id"), nullable=False, index=True),
+    Column("type_code", String(40), nullable=False),
+    Column("reason", Text, nullable=False),
+    Column("by_user_id", ForeignKey("app_user.id")),
+    Column("at", UTCDateTime),
+)
+
+correction_order = Table(
+    "correction_order",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("permit_id", ForeignKey("permit.id"), nullable=False, index=True),
+    Column("inspection_id", ForeignKey("inspection.id"), index=True),
+    Column("noticed_on", Date, nullable=False),
+    Column("due_on", Date, nullable=False, index=True),
+    Column("section", String(80), nullable=False),
+    Column("items", Text, nullable=False),
+    Column("corrected_on", Date),
+    Column("extended", Boolean, nullable=False),
+    Column("extension_reasons", Text, nullable=False),
+    Column("by_user_id", ForeignKey("app_user.id")),
+    Column("at", UTCDateTime),
+)
+
+occupancy_certificate = Table(
+    "occupancy_certificate",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("municipality_id", ForeignKey("municipality.id"), nullable=False),
+    Column("number", String(20), nullable=False),
+    Column("permit_id", ForeignKey("permit.id"), nullable=False, index=True),
+    Column("use_stated", String(400), nullable=False),
+    Column("conditions", Text, nullable=False),
+    Column("occupant", String(200), nullable=False),
+    Column("temporary_until", Date),
+    Column("issued_on", Date, nullable=False),
+    Column("inspector_id", ForeignKey("app_user.id")),
+    Column("inspector_name", String(200), nullable=False),
+    Column("at", UTCDateTime),
+    UniqueConstraint("municipality_id", "number", name="uq_occupancy_certificate_number"),
 )

@@ -21,14 +21,29 @@ from db import schema
 from desk.domain.checklists import ChecklistItem
 from desk.domain.enums import PartyRole
 from desk.domain.model import (
+    CorrectionOrderRecord,
     Credential,
+    DailyClose,
+    FeeAccountMap,
+    FeeAdjustment,
+    GlAccount,
+    GlEntry,
+    Inspection,
+    InspectionException,
     Municipality,
+    OccupancyCertificate,
     Parcel,
     Party,
+    PayerCredit,
+    Payment,
+    PaymentAllocation,
+    PaymentReversal,
     Permit,
     PermitExtension,
     PermitOrder,
     PermitParty,
+    Refund,
+    Turnover,
     User,
 )
 from desk.domain.search import number_sort_key, permit_terms
@@ -47,6 +62,21 @@ ENTITY_NAMES: dict[type, str] = {
     StoredVersion: "fee_schedule_version",
     AssessedLine: "permit_fee_line",
     ChecklistItem: "permit_checklist_item",
+    GlAccount: "gl_account",
+    FeeAccountMap: "fee_account_map",
+    Turnover: "turnover",
+    DailyClose: "daily_close",
+    Payment: "payment",
+    PaymentAllocation: "payment_allocation",
+    PaymentReversal: "payment_reversal",
+    Refund: "refund",
+    GlEntry: "gl_entry",
+    FeeAdjustment: "fee_adjustment",
+    PayerCredit: "payer_credit",
+    Inspection: "inspection",
+    InspectionException: "inspection_exception",
+    CorrectionOrderRecord: "correction_order",
+    OccupancyCertificate: "occupancy_certificate",
 }
 REDACTED = {"password_hash"}
 ACTOR_KEY = "audit_actor"

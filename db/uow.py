@@ -3,24 +3,39 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import datetime
+from datetime import date, datetime
+from decimal import Decimal
 from types import TracebackType
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from sqlalchemy import Engine, func, select
-from sqlalchemy.orm import Session, selectinload, sessionmaker
+from sqlalchemy.orm import Session, class_mapper, selectinload, sessionmaker
 
 from db import schema, tracking
 from db.numbering import next_number
+from desk.domain.cashiering import AdjustmentSource, EntrySource
 from desk.domain.checklists import ChecklistItem
 from desk.domain.enums import PartyRole
 from desk.domain.lifecycle import ACTIVE
-from desk.domain.model import Credential, Municipality, Parcel, Party, Permit, User
+from desk.domain.model import (
+    CorrectionOrderRecord,
+    Credential,
+    Inspection,
+    InspectionException,
+    Municipality,
+    OccupancyCertificate,
+    Parcel,
+    Party,
+    Permit,
+    User,
+)
 from desk.fees.loader import version_from_dict
 from desk.fees.model import AssessedLine, ScheduleVersion, StoredVersion
 from desk.services.uow import (
+    CashRepository,
     ChecklistRepository,
     FeeRepository,
+    InspectionRepository,
     MunicipalityRepository,
     NumberAllocator,
     PermitRepository,
@@ -155,7 +170,22 @@ class FeeRepo:
                 & (fl.c.permit_id.in_(holders))
             )
         )
-        return int(self.session.execute(stmt).scalar_one())
+        # Lines added after assessment (cashiering, issue 5) count as well.
+        fa = schema.fee_adjustment
+        added = (
+            select(func.count())
+            .select_from(fa.join(p, p.c.id == fa.c.permit_id))
+            .where(
+                (p.c.municipality_id == municipality_id)
+                & (fa.c.code == code)
+                & (fa.c.source == AdjustmentSource.ADDED.value)
+                & (fa.c.amount > 0)
+                & (fa.c.permit_id.in_(holders))
+            )
+        )
+        return int(self.session.execute(stmt).scalar_one()) + int(
+            self.session.execute(added).scalar_one()
+        )
 
 
 class ChecklistRepo:
@@ -173,6 +203,137 @@ class ChecklistRepo:
 
     def add(self, item: ChecklistItem) -> None:
         self.session.add(item)
+
+
+class CashRepo:
+    """Implements desk.services.uow.CashRepository."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def lock(self, municipality_id: int) -> None:
+        m = schema.municipality
+        # FOR UPDATE on PostgreSQL; on SQLite the writing transaction began IMMEDIATE already.
+        self.session.execute(select(m.c.id).where(m.c.id == municipality_id).with_for_update())
+
+    def add(self, obj: object) -> None:
+        self.session.add(obj)
+
+    def get(self, cls: type[T], id: int) -> T | None:
+        return self.session.get(cls, id)
+
+    def find(self, cls: type[T], **equals: Any) -> list[T]:
+        table = class_mapper(cls).local_table
+        stmt = select(cls).filter_by(**equals).order_by(table.c.id)
+        return list(self.session.scalars(stmt))
+
+    def in_period(self, cls: type[T], municipality_id: int, start: date, end: date) -> list[T]:
+        table = class_mapper(cls).local_table
+        stmt = (
+            select(cls)
+            .where(
+                (table.c.municipality_id == municipality_id)
+                & (table.c.day >= start)
+                & (table.c.day <= end)
+            )
+            .order_by(table.c.id)
+        )
+        return list(self.session.scalars(stmt))
+
+    def gl_opening(self, municipality_id: int, before: date) -> dict[int, Decimal]:
+        g = schema.gl_entry
+        rows = self.session.execute(
+            select(g.c.account_id, func.sum(g.c.amount))
+            .where((g.c.municipality_id == municipality_id) & (g.c.day < before))
+            .group_by(g.c.account_id)
+        )
+        # SUM keeps the column's Cents type: the totals come back as Decimal dollars.
+        return {int(a): _dollars(total) for a, total in rows}
+
+    def gl_sums(
+        self, municipality_id: int, start: date, end: date
+    ) -> list[tuple[int, EntrySource, Decimal]]:
+        g = schema.gl_entry
+        rows = self.session.execute(
+            select(g.c.account_id, g.c.source, func.sum(g.c.amount))
+            .where((g.c.municipality_id == municipality_id) & (g.c.day >= start) & (g.c.day <= end))
+            .group_by(g.c.account_id, g.c.source)
+        )
+        return [(int(a), EntrySource(src), _dollars(total)) for a, src, total in rows]
+
+    def credit_balance(self, municipality_id: int, payer_key: str) -> Decimal:
+        c = schema.payer_credit
+        total = self.session.execute(
+            select(func.sum(c.c.amount)).where(
+                (c.c.municipality_id == municipality_id) & (c.c.payer_key == payer_key)
+            )
+        ).scalar()
+        return _dollars(total)
+
+
+def _dollars(total: Decimal | None) -> Decimal:
+    return (total or Decimal(0)).quantize(Decimal("0.01"))
+
+
+class InspectionRepo:
+    """Implements desk.services.uow.InspectionRepository."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def add(self, obj: object) -> None:
+        self.session.add(obj)
+
+    def get(self, id: int) -> Inspection | None:
+        return self.session.get(Inspection, id)
+
+    def for_permit(self, permit_id: int) -> list[Inspection]:
+        i = schema.inspection
+        return list(
+            self.session.scalars(
+                select(Inspection).filter_by(permit_id=permit_id).order_by(i.c.requested_at, i.c.id)
+            )
+        )
+
+    def route(self, inspector_id: int, day: date) -> list[Inspection]:
+        i = schema.inspection
+        return list(
+            self.session.scalars(
+                select(Inspection)
+                .filter_by(inspector_id=inspector_id, scheduled_on=day)
+                .order_by(i.c.route_position.nulls_last(), i.c.id)
+            )
+        )
+
+    def exceptions_for(self, permit_id: int) -> list[InspectionException]:
+        return list(
+            self.session.scalars(
+                select(InspectionException)
+                .filter_by(permit_id=permit_id)
+                .order_by(schema.inspection_exception.c.id)
+            )
+        )
+
+    def order(self, id: int) -> CorrectionOrderRecord | None:
+        return self.session.get(CorrectionOrderRecord, id)
+
+    def orders_for(self, permit_id: int) -> list[CorrectionOrderRecord]:
+        return list(
+            self.session.scalars(
+                select(CorrectionOrderRecord)
+                .filter_by(permit_id=permit_id)
+                .order_by(schema.correction_order.c.id)
+            )
+        )
+
+    def certificates_for(self, permit_id: int) -> list[OccupancyCertificate]:
+        return list(
+            self.session.scalars(
+                select(OccupancyCertificate)
+                .filter_by(permit_id=permit_id)
+                .order_by(schema.occupancy_certificate.c.id)
+            )
+        )
 
 
 class SessionNumbers:
@@ -195,6 +356,8 @@ class SqlUnitOfWork:
     fees: FeeRepository
     numbers: NumberAllocator
     checklists: ChecklistRepository
+    cash: CashRepository
+    inspections: InspectionRepository
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -214,6 +377,8 @@ class SqlUnitOfWork:
         self.fees = FeeRepo(s)
         self.numbers = SessionNumbers(s)
         self.checklists = ChecklistRepo(s)
+        self.cash = CashRepo(s)
+        self.inspections = InspectionRepo(s)
         return self
 
     def __exit__(

@@ -9,8 +9,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
+from enum import StrEnum
 from typing import Any
 
+from desk.domain.cashiering import (
+    AccountKind,
+    AccountPurpose,
+    AdjustmentSource,
+    EntrySource,
+    MethodTotals,
+    PaymentMethod,
+    Portion,
+    RefundGround,
+    ReversalKind,
+)
 from desk.domain.enums import (
     CredentialKind,
     PartyKind,
@@ -20,6 +32,7 @@ from desk.domain.enums import (
     Role,
     WorkClass,
 )
+from desk.domain.inspections import Result as InspectionResult
 
 
 @dataclass(eq=False, kw_only=True)
@@ -46,6 +59,9 @@ class Parcel:
     legal_description: str = ""
     zoning_district: str = ""
     lot_area_sqft: int | None = None
+    # 15.1.36: a sewer tax or assessment is delinquent; no sewer connection permit is issued
+    # without the Plumbing Inspector's special permission (Permit.sewer_permission).
+    sewer_delinquent: bool = False
     id: int | None = None
 
     @property
@@ -134,6 +150,17 @@ class Permit:
     work_began_before_permit: bool = False  # double fees 15.1.21(f)
     street_paved_on: date | None = None  # street openings: the final paving (§435-8)
     council_approval: str = ""  # resolution allowing an opening within five years of repaving
+    # The work as the intake form records it (issue 4, "Intake"); None: not recorded.
+    stories: int | None = None
+    volume_cuft: int | None = None  # over 50,000 cu ft, not one-/two-family: a seal, 15.1.7(d)
+    occupancy_class: str = ""  # a key of the municipality's occupancy classes (intake_fees.toml)
+    construction_type: str = ""
+    disturbed_acres: Decimal | None = None  # over one acre: a full control plan, 15.2.8
+    work_details: dict[str, str] = field(default_factory=dict)  # SBD-5823 answers by form key
+    # The inspector's finding: damage as a share of equalized value. 50% or more: no permit to
+    # repair, alter or move the building (15.1.9(b), 15.1.3(d)(3)).
+    damage_percent: int | None = None
+    sewer_permission: str = ""  # the Plumbing Inspector's special permission, 15.1.36
     parties: list[PermitParty] = field(default_factory=list)
     extensions: list[PermitExtension] = field(default_factory=list)
     orders: list[PermitOrder] = field(default_factory=list)
@@ -161,9 +188,10 @@ class PermitExtension:
 
 @dataclass(eq=False, kw_only=True)
 class PermitOrder:
-    """A stop-work order (15.1.12) or a revocation (15.1.7(g)); lifting is a written notice."""
+    """A stop-work order (15.1.12), a revocation (15.1.7(g)) or a void with its reason; lifting a
+    stop-work order is a written notice."""
 
-    kind: str  # "stop_work" or "revocation"
+    kind: str  # "stop_work", "revocation" or "void"
     issued_on: date
     reasons: str
     section: str
@@ -220,3 +248,309 @@ class AuditEntry:
     entity_id: int
     action: str
     changes: tuple[FieldChange, ...]
+
+
+# --- cashiering (issue 5): db/orm.py maps these; desk/domain/cashiering.py holds the rules -----
+
+
+@dataclass(eq=False, kw_only=True)
+class GlAccount:
+    """A general-ledger account of a municipality (resources/gl_accounts.toml, then editable)."""
+
+    municipality_id: int
+    number: str
+    name: str
+    kind: AccountKind
+    purpose: AccountPurpose = AccountPurpose.NONE
+    active: bool = True
+    id: int | None = None
+
+
+@dataclass(eq=False, kw_only=True)
+class FeeAccountMap:
+    """Fee item code → the account its money books to."""
+
+    municipality_id: int
+    code: str
+    account_id: int
+    id: int | None = None
+
+
+@dataclass(eq=False, kw_only=True)
+class Payment:
+    """A numbered receipt. Never deleted or edited after the fact: a void or a returned check is
+    a PaymentReversal of its own."""
+
+    municipality_id: int
+    receipt_number: str
+    received_at: datetime
+    day: date  # the office's business day: the drawer-day it belongs to
+    payer_name: str
+    method: PaymentMethod
+    amount: Decimal
+    credited: Decimal = Decimal("0.00")  # the overpayment kept as the payer's credit
+    payer_party_id: int | None = None
+    check_number: str = ""  # also a money order's number
+    check_drawer: str = ""
+    check_bank: str = ""
+    card_reference: str = ""
+    clerk_id: int | None = None
+    drawer: str = ""
+    close_id: int | None = None  # the daily close that counted it
+    printed_count: int = 0  # a reprint says COPY
+    id: int | None = None
+
+
+@dataclass(eq=False, kw_only=True)
+class PaymentAllocation:
+    payment_id: int
+    permit_id: int
+    amount: Decimal
+    id: int | None = None
+
+
+@dataclass(eq=False, kw_only=True)
+class PaymentReversal:
+    """A void (same day, before the close) or a check returned unpaid (NSF)."""
+
+    payment_id: int
+    municipality_id: int
+    kind: ReversalKind
+    day: date
+    at: datetime
+    reason: str
+    bank_notice: str = ""  # NSF: the bank's notice as received
+    by_user_id: int | None = None
+    turnover_id: int | None = None  # NSF: reported to the treasurer with this turnover
+    id: int | None = None
+
+
+@dataclass(eq=False, kw_only=True)
+class GlEntry:
+    """One amount booked to one GL account (+ the account holds more), with what caused it."""
+
+    municipality_id: int
+    day: date
+    at: datetime
+    source: EntrySource
+    account_id: int
+    amount: Decimal
+    code: str = ""  # the fee item code; "" for a payer's credit
+    portion: Portion = Portion.FEE
+    permit_id: int | None = None
+    payment_id: int | None = None
+    reversal_id: int | None = None
+    refund_id: int | None = None
+    id: int | None = None
+
+
+@dataclass(eq=False, kw_only=True)
+class FeeAdjustment:
+    """A fee line added or corrected after assessment: a new line, never an edit."""
+
+    permit_id: int
+    code: str
+    description: str
+    amount: Decimal  # negative reduces what is charged
+    source: AdjustmentSource
+    reason: str
+    day: date
+    at: datetime
+    section: str = ""
+    portion: Portion = Portion.FEE
+    note: str = ""
+    version_id: int | None = None  # the schedule version that priced an added line
+    by_user_id: int | None = None
+    refund_id: int | None = None
+    reversal_id: int | None = None
+    id: int | None = None
+
+
+@dataclass(eq=False, kw_only=True)
+class Refund:
+    """Money paid back by the treasurer's check, with the rule that allowed it."""
+
+    municipality_id: int
+    ground: RefundGround
+    amount: Decimal
+    kept: Decimal
+    reason: str  # the rule's words, with the section
+    section: str
+    check_number: str
+    check_date: date
+    day: date
+    at: datetime
+    payer_name: str = ""
+    payer_party_id: int | None = None
+    permit_id: int | None = None  # None: a payer's credit refunded
+    by_user_id: int | None = None
+    turnover_id: int | None = None
+    id: int | None = None
+
+
+@dataclass(eq=False, kw_only=True)
+class PayerCredit:
+    """A movement of a payer's credit (+ overpayment kept, − used, refunded or reversed)."""
+
+    municipality_id: int
+    payer_key: str  # "party:<id>" or "name:<folded name>"
+    payer_name: str
+    amount: Decimal
+    day: date
+    at: datetime
+    memo: str = ""
+    party_id: int | None = None
+    payment_id: int | None = None
+    reversal_id: int | None = None
+    refund_id: int | None = None
+    id: int | None = None
+
+
+@dataclass(eq=False, kw_only=True)
+class DailyClose:
+    """One drawer's day closed: expected by method vs counted; its receipts can no longer be
+    voided."""
+
+    municipality_id: int
+    drawer: str
+    day: date
+    expected_cash: Decimal = Decimal("0.00")
+    expected_check: Decimal = Decimal("0.00")
+    expected_card: Decimal = Decimal("0.00")
+    expected_money_order: Decimal = Decimal("0.00")
+    counted_cash: Decimal = Decimal("0.00")
+    counted_check: Decimal = Decimal("0.00")
+    counted_card: Decimal = Decimal("0.00")
+    counted_money_order: Decimal = Decimal("0.00")
+    over_short: Decimal = Decimal("0.00")
+    explanation: str = ""
+    closed_by_id: int | None = None
+    closed_at: datetime | None = None
+    turnover_id: int | None = None
+    id: int | None = None
+
+    @property
+    def expected(self) -> MethodTotals:
+        return MethodTotals(
+            self.expected_cash, self.expected_check, self.expected_card, self.expected_money_order
+        )
+
+    @property
+    def counted(self) -> MethodTotals:
+        return MethodTotals(
+            self.counted_cash, self.counted_check, self.counted_card, self.counted_money_order
+        )
+
+
+@dataclass(eq=False, kw_only=True)
+class Turnover:
+    """Closed days delivered to the City Treasurer (15.1.34(b)(4)), with the returned checks
+    and refunds since the last turnover as deductions; acknowledged by the treasurer."""
+
+    municipality_id: int
+    delivered_on: date
+    delivered_at: datetime
+    amount: Decimal  # book: the closed days' collections − NSF − refunds
+    cash_delivered: Decimal  # the money counted at the closes and handed over
+    delivered_by_id: int | None = None
+    acknowledged_on: date | None = None
+    acknowledged_at: datetime | None = None
+    acknowledged_by_id: int | None = None
+    deposit_ref: str = ""
+    deposited: Decimal | None = None
+    difference: Decimal | None = None  # deposited − cash delivered; flagged until resolved
+    resolved_at: datetime | None = None
+    resolved_by_id: int | None = None
+    resolution: str = ""
+    id: int | None = None
+
+
+# --- inspections (issue 7): db/orm.py maps these; desk/domain/inspections.py holds the rules ----
+
+
+class InspectionStatus(StrEnum):
+    """Where a requested inspection stands. Values are stored; never rename one."""
+
+    REQUESTED = "requested"  # called in, not yet on an inspector's day
+    SCHEDULED = "scheduled"  # on an inspector's route for a date
+    DONE = "done"  # a result is recorded
+    CANCELLED = "cancelled"  # called off before it was made
+
+    @property
+    def label(self) -> str:
+        return self.value.capitalize()
+
+
+@dataclass(eq=False, kw_only=True)
+class Inspection:
+    """One inspection: the request (who called, when, what they asked for), the inspector's day
+    and route position, and the result as recorded."""
+
+    permit_id: int
+    type_code: str
+    requested_at: datetime
+    requested_by: str = ""  # the caller's name
+    requested_phone: str = ""
+    desired_on: date | None = None
+    desired_time: str = ""  # "", "AM", "PM" or "HH:MM"
+    scheduled_on: date | None = None
+    inspector_id: int | None = None
+    route_position: int | None = None
+    status: InspectionStatus = InspectionStatus.REQUESTED
+    result: InspectionResult | None = None
+    notes: str = ""
+    result_at: datetime | None = None
+    recorded_by_id: int | None = None
+    # Work covered before the inspection was called for (15.1.21(a)(13)): the fee is charged.
+    failure_to_call: bool = False
+    fee_waiver: str = ""  # why the inspector waived this inspection's fee
+    id: int | None = None
+
+
+@dataclass(eq=False, kw_only=True)
+class InspectionException:
+    """The inspector's exception to the order of 15.1.11(a): the stage need not pass first."""
+
+    permit_id: int
+    type_code: str
+    reason: str
+    by_user_id: int | None = None
+    at: datetime | None = None
+    id: int | None = None
+
+
+@dataclass(eq=False, kw_only=True)
+class CorrectionOrderRecord:
+    """A written order to correct what an inspection found (15.1.90(b)(1), 15.1.76(c))."""
+
+    permit_id: int
+    noticed_on: date
+    due_on: date
+    section: str
+    items: str
+    inspection_id: int | None = None
+    corrected_on: date | None = None
+    extended: bool = False
+    extension_reasons: str = ""  # one line per extension: "to MM/DD/YYYY: reason"
+    by_user_id: int | None = None
+    at: datetime | None = None
+    id: int | None = None
+
+
+@dataclass(eq=False, kw_only=True)
+class OccupancyCertificate:
+    """A numbered certificate of occupancy (15.1.13): the use stated, its conditions, and for a
+    temporary certificate the date by which the work must be complete (15.1.13(d))."""
+
+    municipality_id: int
+    number: str  # gapless per municipality and year, series "CO"
+    permit_id: int
+    use_stated: str
+    issued_on: date
+    conditions: str = ""
+    occupant: str = ""  # the user of a non-residential building (15.1.13(c))
+    temporary_until: date | None = None
+    inspector_id: int | None = None
+    inspector_name: str = ""  # as printed on the certificate
+    at: datetime | None = None
+    id: int | None = None

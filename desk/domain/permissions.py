@@ -19,12 +19,40 @@ class Permission(StrEnum):
     MANAGE_PARTIES = "edit parties, parcels and credentials"
     MANAGE_FEES = "change fee schedules"
     WAIVE_CHECKLIST_ITEM = "waive checklist items"  # 15.1.7(c): at the Building Inspector's option
+    # 15.1.36: the treasury knows which premises owe sewer taxes or assessments; only the
+    # Plumbing Inspector may grant special permission to connect anyway.
+    RECORD_SEWER_DELINQUENCY = "record delinquent sewer taxes or assessments"
+    GRANT_SEWER_PERMISSION = "record the Plumbing Inspector's special permission (15.1.36)"
+    # 15.1.9(b), 15.1.3(d)(3): how far a building has deteriorated is the inspector's finding.
+    RECORD_DAMAGE = "record a building's damage"
+    # Cashiering (issue 5). 15.1.34(b)(4): the office collects the fees and turns them over to
+    # the City Treasurer, who alone gives money back.
+    TAKE_PAYMENT = "take payments"
+    VOID_RECEIPT = "void receipts"
+    RECORD_RETURNED_CHECK = "record returned checks"
+    ADD_FEE_LINE = "add fees to a permit"
+    ADJUST_FEES = "correct a permit's fees"
+    REFUND = "issue refunds"
+    CLOSE_DRAWER = "close a cash drawer"
+    DELIVER_TURNOVER = "turn collections over to the treasurer"
+    ACKNOWLEDGE_TURNOVER = "acknowledge turnovers"
+    MANAGE_GL_ACCOUNTS = "change GL accounts"
 
 
 # 15.1.6: the Building Inspector issues permits; the clerk takes applications at the counter.
 ROLE_PERMISSIONS: dict[Role, frozenset[Permission]] = {
     Role.CLERK: frozenset(
-        {Permission.TAKE_APPLICATION, Permission.EDIT_PERMIT, Permission.MANAGE_PARTIES}
+        {
+            Permission.TAKE_APPLICATION,
+            Permission.EDIT_PERMIT,
+            Permission.MANAGE_PARTIES,
+            Permission.RECORD_SEWER_DELINQUENCY,
+            Permission.TAKE_PAYMENT,
+            Permission.VOID_RECEIPT,
+            Permission.ADD_FEE_LINE,
+            Permission.CLOSE_DRAWER,
+            Permission.DELIVER_TURNOVER,
+        }
     ),
     Role.INSPECTOR: frozenset(
         {
@@ -34,10 +62,25 @@ ROLE_PERMISSIONS: dict[Role, frozenset[Permission]] = {
             Permission.VOID_PERMIT,
             Permission.WAIVE_CHECKLIST_ITEM,
             Permission.MANAGE_PARTIES,
+            Permission.GRANT_SEWER_PERMISSION,
+            Permission.RECORD_DAMAGE,
+            Permission.ADD_FEE_LINE,  # re-inspection and failure-to-call fees
+            Permission.ADJUST_FEES,
         }
     ),
     Role.ENGINEER: frozenset({Permission.MANAGE_PARTIES}),
-    Role.TREASURER: frozenset(),
+    Role.TREASURER: frozenset(
+        {
+            Permission.RECORD_SEWER_DELINQUENCY,
+            Permission.TAKE_PAYMENT,
+            Permission.VOID_RECEIPT,
+            Permission.RECORD_RETURNED_CHECK,
+            Permission.REFUND,
+            Permission.CLOSE_DRAWER,
+            Permission.DELIVER_TURNOVER,
+            Permission.ACKNOWLEDGE_TURNOVER,
+        }
+    ),
     Role.ADMINISTRATOR: frozenset(Permission),
 }
 

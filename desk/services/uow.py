@@ -6,15 +6,21 @@ search index are written by that implementation in the same transaction as the c
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
+from decimal import Decimal
 from types import TracebackType
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
+from desk.domain.cashiering import EntrySource
 from desk.domain.checklists import ChecklistItem
 from desk.domain.enums import PartyRole
 from desk.domain.model import (
+    CorrectionOrderRecord,
     Credential,
+    Inspection,
+    InspectionException,
     Municipality,
+    OccupancyCertificate,
     Parcel,
     Party,
     Permit,
@@ -83,6 +89,65 @@ class ChecklistRepository(Protocol):
     def add(self, item: ChecklistItem) -> None: ...
 
 
+class CashRepository(Protocol):
+    """The cashiering rows (desk/domain/model.py, issue 5). Rows are found by equality of their
+    fields; `None` matches an empty field."""
+
+    def lock(self, municipality_id: int) -> None:
+        """Serialize the municipality's cashiering writes until the transaction ends (a row lock
+        on PostgreSQL; SQLite's writing transactions hold the write lock already)."""
+        ...
+
+    def add(self, obj: object) -> None: ...
+
+    def get(self, cls: type[T], id: int) -> T | None: ...
+
+    def find(self, cls: type[T], **equals: Any) -> list[T]:
+        """Rows of `cls` whose fields equal the given values, oldest first."""
+        ...
+
+    def in_period(self, cls: type[T], municipality_id: int, start: date, end: date) -> list[T]:
+        """Rows of `cls` (which has municipality_id and day) with start <= day <= end."""
+        ...
+
+    def gl_opening(self, municipality_id: int, before: date) -> dict[int, Decimal]:
+        """Account id → the sum of its entries dated before `before`."""
+        ...
+
+    def gl_sums(
+        self, municipality_id: int, start: date, end: date
+    ) -> list[tuple[int, EntrySource, Decimal]]:
+        """(account id, source, sum) of the entries dated within the period."""
+        ...
+
+    def credit_balance(self, municipality_id: int, payer_key: str) -> Decimal: ...
+
+
+class InspectionRepository(Protocol):
+    """Inspections, the inspector's exceptions, correction orders and certificates of occupancy
+    (desk/domain/model.py, issue 7), oldest first."""
+
+    def add(self, obj: object) -> None: ...
+
+    def get(self, id: int) -> Inspection | None: ...
+
+    def for_permit(self, permit_id: int) -> list[Inspection]:
+        """The permit's inspections in the order they were requested."""
+        ...
+
+    def route(self, inspector_id: int, day: date) -> list[Inspection]:
+        """The inspector's scheduled (and done) inspections of the day, in route order."""
+        ...
+
+    def exceptions_for(self, permit_id: int) -> list[InspectionException]: ...
+
+    def order(self, id: int) -> CorrectionOrderRecord | None: ...
+
+    def orders_for(self, permit_id: int) -> list[CorrectionOrderRecord]: ...
+
+    def certificates_for(self, permit_id: int) -> list[OccupancyCertificate]: ...
+
+
 class NumberAllocator(Protocol):
     def next(self, municipality_id: int, series: str, year: int) -> int:
         """The next number of the series, inside the current transaction (gapless)."""
@@ -99,6 +164,8 @@ class UnitOfWork(Protocol):
     fees: FeeRepository
     numbers: NumberAllocator
     checklists: ChecklistRepository
+    cash: CashRepository
+    inspections: InspectionRepository
 
     def __enter__(self) -> UnitOfWork: ...
 
