@@ -1,0 +1,426 @@
+"""Read-side queries of inspections (issue 7): requests, the inspector's day and week, a permit's
+inspections with its sequence, correction orders, and what the route sheet, the correction
+notice and the certificate of occupancy print. They return the frozen rows of
+desk/services/inspections.py."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import Any
+
+from sqlalchemy import Connection, Select, func, or_, select
+
+from db import queries, schema
+from desk.domain.enums import PartyRole, PermitStatus
+from desk.domain.inspections import Result
+from desk.domain.kinds import kind_label
+from desk.domain.model import InspectionStatus
+from desk.services.inspections import (
+    CertificateData,
+    CertificateLine,
+    CorrectionNoticeData,
+    ExceptionLine,
+    InspectionLine,
+    OrderLine,
+    PermitInspections,
+    RouteSheet,
+    RouteStop,
+    due_at,
+    permit_stages,
+    type_label,
+)
+
+i = schema.inspection
+p = schema.permit
+lst = schema.permit_listing
+m = schema.municipality
+u = schema.app_user
+co = schema.correction_order
+OPEN = (InspectionStatus.REQUESTED.value, InspectionStatus.SCHEDULED.value)
+
+
+# --------------------------------------------------------------------------- inspectors
+
+
+def inspectors(conn: Connection) -> list[tuple[int, str]]:
+    """(user id, full name) of the active inspectors, by name; administrators when the office
+    has no inspector account yet (a one-person office)."""
+    rows = conn.execute(
+        select(u.c.id, u.c.full_name, u.c.roles).where(u.c.active).order_by(u.c.full_name)
+    ).all()
+    found = [(r.id, r.full_name) for r in rows if "inspector" in r.roles.split(",")]
+    if found:
+        return found
+    return [(r.id, r.full_name) for r in rows if "administrator" in r.roles.split(",")]
+
+
+def user_by_name(conn: Connection, name: str) -> tuple[int, str] | None:
+    """A user by user name or full name (case does not matter)."""
+    key = name.strip().lower()
+    row = conn.execute(
+        select(u.c.id, u.c.full_name).where(
+            or_(func.lower(u.c.username) == key, func.lower(u.c.full_name) == key)
+        )
+    ).first()
+    return (row.id, row.full_name) if row else None
+
+
+# --------------------------------------------------------------------------- stops
+
+
+def _stops_select() -> Select[Any]:
+    return select(
+        i,
+        p.c.number.label("permit_number"),
+        lst.c.address,
+        m.c.key.label("municipality_key"),
+        u.c.full_name.label("inspector_name"),
+    ).select_from(
+        i.join(p, p.c.id == i.c.permit_id)
+        .join(m, m.c.id == p.c.municipality_id)
+        .outerjoin(lst, lst.c.permit_id == p.c.id)
+        .outerjoin(u, u.c.id == i.c.inspector_id)
+    )
+
+
+def _stop(row: Any) -> RouteStop:
+    return RouteStop(
+        inspection_id=row.id,
+        position=row.route_position,
+        permit_id=row.permit_id,
+        permit_number=row.permit_number or f"#{row.permit_id}",
+        address=row.address or "",
+        type_code=row.type_code,
+        type_label=type_label(row.municipality_key, row.type_code),
+        contact=row.requested_by,
+        phone=row.requested_phone,
+        desired_on=row.desired_on,
+        desired_time=row.desired_time,
+        notes=row.notes,
+        status=InspectionStatus(row.status),
+        result=Result(row.result) if row.result else None,
+        requested_at=row.requested_at,
+        due_at=due_at(row.municipality_key, row.type_code, row.requested_at),
+        inspector_id=row.inspector_id,
+        inspector_name=row.inspector_name or "",
+        scheduled_on=row.scheduled_on,
+    )
+
+
+def inspector_day(conn: Connection, inspector_id: int, day: date) -> list[RouteStop]:
+    """The inspector's day in route order (cancelled visits left off)."""
+    stmt = (
+        _stops_select()
+        .where(
+            (i.c.inspector_id == inspector_id)
+            & (i.c.scheduled_on == day)
+            & (i.c.status != InspectionStatus.CANCELLED.value)
+        )
+        .order_by(i.c.route_position.nulls_last(), i.c.id)
+    )
+    return [_stop(r) for r in conn.execute(stmt)]
+
+
+def open_requests(conn: Connection, municipality_id: int) -> list[RouteStop]:
+    """Requests not yet made: those not on a day first (oldest call first), then the scheduled
+    ones by day, inspector and route."""
+    stmt = (
+        _stops_select()
+        .where((p.c.municipality_id == municipality_id) & i.c.status.in_(OPEN))
+        .order_by(
+            i.c.scheduled_on.nulls_first(),
+            u.c.full_name,
+            i.c.route_position,
+            i.c.requested_at,
+            i.c.id,
+        )
+    )
+    return [_stop(r) for r in conn.execute(stmt)]
+
+
+def week(conn: Connection, municipality_id: int, first_day: date) -> list[RouteStop]:
+    """The scheduled inspections of the seven days from `first_day`, by day, inspector, route."""
+    stmt = (
+        _stops_select()
+        .where(
+            (p.c.municipality_id == municipality_id)
+            & (i.c.scheduled_on >= first_day)
+            & (i.c.scheduled_on < first_day + timedelta(days=7))
+            & (i.c.status != InspectionStatus.CANCELLED.value)
+        )
+        .order_by(i.c.scheduled_on, u.c.full_name, i.c.route_position.nulls_last(), i.c.id)
+    )
+    return [_stop(r) for r in conn.execute(stmt)]
+
+
+def route_sheet(conn: Connection, municipality_id: int, inspector_id: int, day: date) -> RouteSheet:
+    muni = conn.execute(select(m.c.name, m.c.letterhead).where(m.c.id == municipality_id)).one()
+    name = conn.execute(select(u.c.full_name).where(u.c.id == inspector_id)).scalar_one()
+    stops = [
+        s
+        for s in inspector_day(conn, inspector_id, day)
+        if s.status is not InspectionStatus.CANCELLED
+    ]
+    return RouteSheet(
+        municipality_name=muni.name,
+        letterhead=tuple(str(x) for x in (muni.letterhead or ())),
+        inspector_name=name,
+        day=day,
+        stops=tuple(stops),
+    )
+
+
+# --------------------------------------------------------------------------- a permit
+
+
+def _order_lines(conn: Connection, where: Any) -> list[OrderLine]:
+    rows = conn.execute(
+        select(
+            co,
+            p.c.number.label("permit_number"),
+            lst.c.address,
+            m.c.key.label("municipality_key"),
+            i.c.type_code,
+        )
+        .select_from(
+            co.join(p, p.c.id == co.c.permit_id)
+            .join(m, m.c.id == p.c.municipality_id)
+            .outerjoin(lst, lst.c.permit_id == p.c.id)
+            .outerjoin(i, i.c.id == co.c.inspection_id)
+        )
+        .where(where)
+        .order_by(co.c.due_on, co.c.id)
+    ).all()
+    return [
+        OrderLine(
+            id=r.id,
+            permit_id=r.permit_id,
+            permit_number=r.permit_number or f"#{r.permit_id}",
+            address=r.address or "",
+            type_label=type_label(r.municipality_key, r.type_code) if r.type_code else "",
+            noticed_on=r.noticed_on,
+            due_on=r.due_on,
+            section=r.section,
+            items=r.items,
+            corrected_on=r.corrected_on,
+            extended=bool(r.extended),
+            extension_reasons=r.extension_reasons,
+        )
+        for r in rows
+    ]
+
+
+def permit_inspections(conn: Connection, permit_id: int) -> PermitInspections | None:
+    head = conn.execute(
+        select(p.c.number, p.c.kind, p.c.status, m.c.key)
+        .join(m, m.c.id == p.c.municipality_id)
+        .where(p.c.id == permit_id)
+    ).first()
+    if head is None:
+        return None
+    rec = u.alias("recorder")
+    rows = conn.execute(
+        select(i, u.c.full_name.label("inspector_name"))
+        .select_from(i.outerjoin(u, u.c.id == i.c.inspector_id))
+        .where(i.c.permit_id == permit_id)
+        .order_by(i.c.requested_at, i.c.id)
+    ).all()
+    done = sorted(
+        (r for r in rows if r.status == InspectionStatus.DONE.value and r.result),
+        key=lambda r: (r.result_at or r.requested_at, r.id),
+    )
+    ex = schema.inspection_exception
+    exceptions = conn.execute(
+        select(ex, rec.c.full_name)
+        .select_from(ex.outerjoin(rec, rec.c.id == ex.c.by_user_id))
+        .where(ex.c.permit_id == permit_id)
+        .order_by(ex.c.id)
+    ).all()
+    seq, stages = permit_stages(
+        head.key,
+        head.kind,
+        [(r.type_code, Result(r.result)) for r in done],
+        [(e.type_code, e.reason) for e in exceptions],
+    )
+    oc = schema.occupancy_certificate
+    certs = conn.execute(select(oc).where(oc.c.permit_id == permit_id).order_by(oc.c.id)).all()
+    return PermitInspections(
+        permit_id=permit_id,
+        number=head.number,
+        municipality_key=head.key,
+        status=PermitStatus(head.status),
+        sequence_code=seq.code if seq else "",
+        sequence_label=seq.label if seq else "",
+        stages=tuple(stages),
+        inspections=tuple(
+            InspectionLine(
+                id=r.id,
+                type_code=r.type_code,
+                type_label=type_label(head.key, r.type_code),
+                requested_at=r.requested_at,
+                requested_by=r.requested_by,
+                phone=r.requested_phone,
+                scheduled_on=r.scheduled_on,
+                inspector_name=r.inspector_name or "",
+                status=InspectionStatus(r.status),
+                result=Result(r.result) if r.result else None,
+                result_at=r.result_at,
+                notes=r.notes,
+                failure_to_call=bool(r.failure_to_call),
+                fee_waiver=r.fee_waiver,
+            )
+            for r in rows
+        ),
+        exceptions=tuple(
+            ExceptionLine(type_label(head.key, e.type_code), e.reason, e.full_name or "", e.at)
+            for e in exceptions
+        ),
+        orders=tuple(_order_lines(conn, co.c.permit_id == permit_id)),
+        certificates=tuple(
+            CertificateLine(
+                c.id, c.number, c.use_stated, c.issued_on, c.temporary_until, c.inspector_name
+            )
+            for c in certs
+        ),
+    )
+
+
+# --------------------------------------------------------------------------- correction orders
+
+
+def open_orders(conn: Connection, municipality_id: int) -> list[OrderLine]:
+    """Correction orders not yet corrected, the soonest deadline first."""
+    return _order_lines(
+        conn, (p.c.municipality_id == municipality_id) & co.c.corrected_on.is_(None)
+    )
+
+
+def overdue_orders(conn: Connection, municipality_id: int, today: date) -> list[OrderLine]:
+    """Open orders whose deadline has passed (late from the day after it): each offers the
+    stop-work order of 15.1.90(b)(2)."""
+    return _order_lines(
+        conn,
+        (p.c.municipality_id == municipality_id)
+        & co.c.corrected_on.is_(None)
+        & (co.c.due_on < today),
+    )
+
+
+def _parties(conn: Connection, permit_id: int) -> tuple[str, str, str]:
+    """Owner, owner's address (one line), contractor."""
+    detail = queries.permit_detail(conn, permit_id)
+    if detail is None:
+        return "", "", ""
+    owner = next(
+        (x for x in detail.parties if x.role in (PartyRole.BUILDING_OWNER, PartyRole.LAND_OWNER)),
+        None,
+    )
+    contractor = next(
+        (
+            x
+            for x in detail.parties
+            if x.role
+            in (
+                PartyRole.CONTRACTOR,
+                PartyRole.PLUMBER,
+                PartyRole.ELECTRICIAN,
+                PartyRole.HVAC_CONTRACTOR,
+            )
+        ),
+        None,
+    )
+    return (
+        owner.name if owner else "",
+        owner.mailing_address.replace("\n", ", ") if owner else "",
+        contractor.name if contractor else "",
+    )
+
+
+def correction_notice(conn: Connection, order_id: int) -> CorrectionNoticeData | None:
+    row = conn.execute(select(co).where(co.c.id == order_id)).first()
+    if row is None:
+        return None
+    head = conn.execute(
+        select(
+            p.c.number,
+            p.c.kind,
+            p.c.description,
+            lst.c.address,
+            m.c.key,
+            m.c.name,
+            m.c.letterhead,
+            m.c.inspector_name,
+            m.c.inspector_title,
+        )
+        .select_from(
+            p.join(m, m.c.id == p.c.municipality_id).outerjoin(lst, lst.c.permit_id == p.c.id)
+        )
+        .where(p.c.id == row.permit_id)
+    ).one()
+    insp = None
+    if row.inspection_id is not None:
+        insp = conn.execute(
+            select(i.c.type_code, i.c.scheduled_on, u.c.full_name)
+            .select_from(i.outerjoin(u, u.c.id == i.c.recorded_by_id))
+            .where(i.c.id == row.inspection_id)
+        ).first()
+    by = conn.execute(select(u.c.full_name).where(u.c.id == row.by_user_id)).scalar()
+    owner, owner_address, contractor = _parties(conn, row.permit_id)
+    return CorrectionNoticeData(
+        municipality_name=head.name,
+        letterhead=tuple(str(x) for x in (head.letterhead or ())),
+        order_id=row.id,
+        permit_id=row.permit_id,
+        permit_number=head.number or f"#{row.permit_id}",
+        address=head.address or "",
+        kind_label=kind_label(head.key, head.kind),
+        description=head.description,
+        owner=owner,
+        owner_address=owner_address,
+        contractor=contractor,
+        type_label=type_label(head.key, insp.type_code) if insp else "",
+        inspected_on=insp.scheduled_on if insp else None,
+        noticed_on=row.noticed_on,
+        due_on=row.due_on,
+        section=row.section,
+        items=row.items,
+        extension_reasons=row.extension_reasons,
+        inspector_name=by or head.inspector_name,
+        inspector_title=head.inspector_title,
+    )
+
+
+def certificate_data(conn: Connection, certificate_id: int) -> CertificateData | None:
+    oc = schema.occupancy_certificate
+    row = conn.execute(select(oc).where(oc.c.id == certificate_id)).first()
+    if row is None:
+        return None
+    detail = queries.permit_detail(conn, row.permit_id)
+    assert detail is not None
+    muni = conn.execute(
+        select(m.c.name, m.c.letterhead, m.c.inspector_title).where(m.c.id == row.municipality_id)
+    ).one()
+    owner, _, _ = _parties(conn, row.permit_id)
+    return CertificateData(
+        municipality_name=muni.name,
+        letterhead=tuple(str(x) for x in (muni.letterhead or ())),
+        number=row.number,
+        permit_number=detail.number or f"#{row.permit_id}",
+        address=detail.address,
+        pin=detail.pin,
+        kind_label=kind_label(detail.municipality_key, detail.kind),
+        description=detail.description,
+        owner=owner,
+        use_stated=row.use_stated,
+        occupant=row.occupant,
+        conditions=row.conditions,
+        issued_on=row.issued_on,
+        temporary_until=row.temporary_until,
+        inspector_name=row.inspector_name,
+        inspector_title=muni.inspector_title,
+    )
+
+
+def latest_certificate(conn: Connection, permit_id: int) -> int | None:
+    oc = schema.occupancy_certificate
+    return conn.execute(select(func.max(oc.c.id)).where(oc.c.permit_id == permit_id)).scalar()

@@ -1,0 +1,155 @@
+"""The certificate of occupancy (15.1.13): number, premises, the use it is issued for, the
+conditions and the inspector; a temporary certificate says until when (15.1.13(d)). One letter
+page, portrait. A pure renderer over desk.services.inspections.CertificateData."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_CENTER
+from reportlab.lib.pagesizes import letter
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import inch
+from reportlab.platypus import SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus.flowables import Flowable
+
+from desk.services.inspections import CertificateData
+from reports.common import INK, MARGIN, MUTED, RULE, day, header, para, styles
+from reports.fonts import register_fonts
+
+RED = colors.HexColor("#b3261e")
+
+
+def certificate_title(c: CertificateData) -> str:
+    return "Temporary Certificate of Occupancy" if c.temporary_until else "Certificate of Occupancy"
+
+
+def statement(c: CertificateData) -> str:
+    if c.temporary_until is not None:
+        return (
+            "The premises below were examined and found safe and sanitary. Occupancy is "
+            "permitted before completion of the work, for the use stated, until the date "
+            "above, by which the work must be complete (15.1.13(d))."
+        )
+    return (
+        "The building below was inspected on completion and no violation of the Building Code "
+        "was found. It may be occupied and used for the purpose stated below, and for no other "
+        "without a new certificate (15.1.13(a)(1), (c))."
+    )
+
+
+def render_occupancy_certificate(c: CertificateData, out: Path) -> None:
+    regular, bold = register_fonts()
+    st = styles(regular, bold)
+    centred = ParagraphStyle("centred", st["base"], fontSize=11, leading=15, alignment=TA_CENTER)
+    big = ParagraphStyle(
+        "big", st["base"], fontName=bold, fontSize=24, leading=30, alignment=TA_CENTER
+    )
+    number = ParagraphStyle(
+        "number", st["base"], fontName=bold, fontSize=14, leading=18, alignment=TA_CENTER
+    )
+    warning = ParagraphStyle(
+        "warning",
+        st["base"],
+        fontName=bold,
+        fontSize=15,
+        leading=19,
+        alignment=TA_CENTER,
+        textColor=RED,
+    )
+    use = ParagraphStyle("use", st["base"], fontName=bold, fontSize=13, leading=17)
+    body = ParagraphStyle("body", st["base"], fontSize=10, leading=14)
+    facts = [
+        ("Premises", c.address),
+        ("Parcel", c.pin or "—"),
+        ("Permit", f"{c.permit_number} — {c.kind_label}: {c.description}"),
+        ("Owner", c.owner or "—"),
+    ]
+    if c.occupant:
+        facts.append(("Occupant", c.occupant))
+    facts.append(("Issued", day(c.issued_on)))
+    width = letter[0] - 2 * MARGIN
+    table = Table(
+        [[para(label, st["label"]), para(value, body)] for label, value in facts],
+        colWidths=[1.2 * inch, width - 1.2 * inch],
+        hAlign="LEFT",
+    )
+    table.setStyle(
+        TableStyle(
+            [
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 4),
+                ("LEFTPADDING", (0, 0), (-1, -1), 0),
+            ]
+        )
+    )
+    use_box = Table(
+        [[para("Use and occupancy", st["head"])], [para(c.use_stated, use)]],
+        colWidths=[width],
+    )
+    use_box.setStyle(
+        TableStyle(
+            [
+                ("BOX", (0, 0), (-1, -1), 1.2, INK),
+                ("LEFTPADDING", (0, 0), (-1, -1), 10),
+                ("TOPPADDING", (0, 0), (-1, -1), 6),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 8),
+            ]
+        )
+    )
+    story: list[Flowable] = [
+        *header(c.municipality_name, list(c.letterhead), st),
+        Spacer(1, 10),
+        para(certificate_title(c), big),
+        para(f"No. {c.number}", number),
+    ]
+    if c.temporary_until is not None:
+        story += [Spacer(1, 6), para(f"TEMPORARY — valid until {day(c.temporary_until)}", warning)]
+    story += [
+        Spacer(1, 14),
+        para(statement(c), body),
+        Spacer(1, 12),
+        table,
+        Spacer(1, 12),
+        use_box,
+        Spacer(1, 10),
+        para("Conditions", st["head"]),
+        para(c.conditions or "None.", body),
+        Spacer(1, 40),
+        para("_" * 40, st["base"]),
+        para(c.inspector_name, st["base"]),
+        para(c.inspector_title, st["label"]),
+        Spacer(1, 20),
+        para(
+            "A change of use, or of the user of a non-residential building, needs a new "
+            "certificate (15.1.13(c)). Keep this certificate on the premises.",
+            centred,
+        ),
+    ]
+
+    def frame(canvas: Any, document: Any) -> None:
+        canvas.saveState()
+        canvas.setStrokeColor(RULE)
+        canvas.setLineWidth(2)
+        canvas.rect(0.45 * inch, 0.45 * inch, letter[0] - 0.9 * inch, letter[1] - 0.9 * inch)
+        canvas.setFont(regular, 7.5)
+        canvas.setFillColor(MUTED)
+        canvas.drawString(
+            MARGIN, 0.6 * inch, f"{c.municipality_name} — certificate of occupancy {c.number}"
+        )
+        canvas.restoreState()
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    doc = SimpleDocTemplate(
+        str(out),
+        pagesize=letter,
+        leftMargin=MARGIN,
+        rightMargin=MARGIN,
+        topMargin=MARGIN,
+        bottomMargin=MARGIN,
+        title=f"{certificate_title(c)} {c.number} — {c.address}",
+        author=c.municipality_name,
+    )
+    doc.build(story, onFirstPage=frame, onLaterPages=frame)
