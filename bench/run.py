@@ -83,7 +83,13 @@ def _generator_stamp() -> dict[str, Any]:
     from db.migrate import head_revision
 
     digest = hashlib.sha256()
-    for name in ("db/demo.py", "desk/demo_data.py", "db/tracking.py", "desk/domain/search.py"):
+    for name in (
+        "db/demo.py",
+        "db/demo_checklists.py",
+        "desk/demo_data.py",
+        "db/tracking.py",
+        "desk/domain/search.py",
+    ):
         digest.update((ROOT / name).read_bytes())
     spec = DemoSpec(years=YEARS, per_year=PER_YEAR, seed=SEED)
     fields = {k: v for k, v in asdict(spec).items() if k != "today"}

@@ -2,11 +2,17 @@
 
 Users and the municipality are created through the services (so their passwords and audit
 rows are real). The bulk data (parcels, parties, credentials, permits, their parties, the
-permits list's search index and one audit row per step of each permit) is planned in memory
-with one seeded `random.Random` and written with Core executemany inserts in one transaction:
-100,000 permits take well under a minute on SQLite.
+permits list's search index, stop-work orders and revocations, deadline extensions, the recent
+permits' checklists, and the audit rows of each step, as the services would write them) is
+planned in memory with seeded `random.Random`s and written with Core executemany inserts in one
+transaction: 100,000 permits take well under a minute on SQLite.
 
-The vocabularies and the rules of what is plausible live in desk/demo_data.py.
+Every kind of the municipality appears, and every status (a small demo is steered to show each
+a few times); the lapse sweep the app runs on start finds nothing to expire on the demo's day,
+because each permit's dates were judged by the same deadline rules (desk/demo_data.py).
+
+The vocabularies and the rules of what is plausible live in desk/demo_data.py, the checklists'
+in db/demo_checklists.py.
 """
 
 from __future__ import annotations
@@ -19,10 +25,12 @@ import random
 import threading
 import time
 from bisect import bisect_left
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
+from functools import partial
 from itertools import accumulate
 from operator import itemgetter
 from typing import Any
@@ -31,11 +39,12 @@ from sqlalchemy import Connection, Dialect, func, insert, select, text
 
 from db import schema
 from db.database import Database
-from db.demo_checklists import demo_checklists
+from db.demo_checklists import RECENT_LIMIT, RECENT_YEARS, ChecklistPlanner, Planned
 from db.numbering import set_at_least
 from db.tracking import listing_row
 from desk import demo_data as dd
 from desk.clock import FixedClock
+from desk.domain.checklists import ItemState, template_for
 from desk.domain.enums import (
     NUMBERED_STATUSES,
     PartyKind,
@@ -44,6 +53,7 @@ from desk.domain.enums import (
     Role,
 )
 from desk.domain.kinds import PermitKind, kinds_for
+from desk.domain.lifecycle import ACTIVE, PermitDates, Rule
 from desk.domain.numbering import PERMIT_SERIES, format_number
 from desk.errors import ValidationError
 from desk.services.setup import ensure_municipality, shipped_profiles
@@ -93,7 +103,8 @@ class _Town:
 class _Event:
     at: datetime
     index: int  # permit index
-    step: str  # create, review, issue, start, finish
+    step: str  # create, review, waive, issue, start, activity, extend, hold, lift, revoke, ...
+    ref: int = -1  # a rarer step's audit rows in _PermitPlan.aux
 
 
 def _window(spec: DemoSpec, today: date) -> date:
@@ -115,6 +126,9 @@ class _Ids:
         self.parcel = top(schema.parcel)
         self.party = top(schema.party)
         self.permit = top(schema.permit)
+        self.checklist = top(schema.permit_checklist_item)
+        self.order = top(schema.permit_order)
+        self.extension = top(schema.permit_extension)
 
 
 def _plan_town(
@@ -342,6 +356,186 @@ class _PermitPlan:
     events: list[_Event]
     created_at: list[datetime]
     applied_from: date
+    aux: list[list[dict[str, Any]]]  # the audit rows of the rarer steps, by _Event.ref
+    orders: list[dict[str, Any]]
+    extensions: list[dict[str, Any]]
+    checklist_items: list[dict[str, Any]]
+    checklists: ChecklistPlanner
+    checklists_since: date
+    unextended: dict[int, date]
+
+
+# Every kind, however rare (moving a building, solid fill, a grease interceptor), a handful of
+# times in any demo but the tiniest, some of them within the checklists' two years.
+MIN_PER_KIND = 5
+MIN_RECENT_PER_KIND = 2
+# How old (days since the application) a permit may be for each status a small demo is made
+# to show; open applications stay younger than two months.
+STATUS_AGE: dict[PermitStatus, tuple[int, int]] = {
+    PermitStatus.DRAFT: (0, dd.DRAFT_DAYS),
+    PermitStatus.APPLIED: (0, 7),
+    PermitStatus.IN_REVIEW: (1, 25),
+    PermitStatus.APPROVED: (2, 25),
+    PermitStatus.ISSUED: (3, 40),
+    PermitStatus.WORK_STARTED: (20, 300),
+    PermitStatus.ON_HOLD: (20, 300),
+    PermitStatus.COMPLETED: (60, 1_000),
+    PermitStatus.EXPIRED: (200, 1_100),
+    PermitStatus.REVOKED: (40, 700),
+    PermitStatus.VOID: (20, 700),
+    PermitStatus.WITHDRAWN: (10, 700),
+    PermitStatus.DENIED: (10, 700),
+}
+OPEN_AGE_LIMIT = 50
+# A live permit with a moved deadline: which status, rule and age make one.
+EXTENSION_SHOWCASE: tuple[tuple[PermitStatus, Rule, tuple[int, int]], ...] = (
+    (PermitStatus.ISSUED, Rule.BUILDING, (125, 150)),  # start extended (15.1.8(b))
+    (PermitStatus.WORK_STARTED, Rule.BUILDING, (560, 680)),  # completion extended
+    (PermitStatus.WORK_STARTED, Rule.STREET_OPENING, (32, 50)),  # renewed (§435-7)
+    (PermitStatus.WORK_STARTED, Rule.EROSION, (185, 330)),  # 15.2.8(e)(1)
+)
+
+
+def _ages(applied: list[date], today: date, lo: int, hi: int) -> range:
+    """The indexes of the permits applied for `lo` to `hi` days before today (applied is sorted)."""
+    return range(
+        bisect_left(applied, today - timedelta(days=hi)),
+        bisect_left(applied, today - timedelta(days=lo - 1)),
+    )
+
+
+def _every_kind(
+    rng: random.Random,
+    kind_of: list[PermitKind],
+    applied: list[date],
+    kinds: tuple[PermitKind, ...],
+    recent_from: int,
+) -> None:
+    """Give the rare kinds a handful of permits, taken from the most common kinds (in months
+    when the rare kind is applied for)."""
+    total = len(kind_of)
+    minimum = min(MIN_PER_KIND, total // (3 * len(kinds)))
+    min_recent = min(MIN_RECENT_PER_KIND, minimum)
+    if minimum < 1:
+        return
+    counts = Counter(k.code for k in kind_of)
+    recent = Counter(k.code for k in kind_of[recent_from:])
+    plenty = 4 * MIN_PER_KIND
+    taken: set[int] = set()
+    for kind in kinds:
+        while recent[kind.code] < min_recent or counts[kind.code] < minimum:
+            lo = recent_from if recent[kind.code] < min_recent else 0
+            if lo >= total:
+                break
+            best = max(dd.kind_weight(kind.code, m) for m in range(1, 13))
+            found = None
+            for attempt in range(200):
+                i = lo + int(rng.random() * (total - lo))
+                if i in taken or counts[kind_of[i].code] <= plenty:
+                    continue
+                season = dd.kind_weight(kind.code, applied[i].month) / best
+                if attempt >= 100 or rng.random() < season:
+                    found = i
+                    break
+            if found is None:
+                break
+            old = kind_of[found].code
+            counts[old] -= 1
+            counts[kind.code] += 1
+            if found >= recent_from:
+                recent[old] -= 1
+                recent[kind.code] += 1
+            kind_of[found] = kind
+            taken.add(found)
+
+
+def _follows(rule: Rule, kind: PermitKind) -> bool:
+    return kind.lifecycle is rule
+
+
+def _every_status(
+    rng: random.Random,
+    kind_of: list[PermitKind],
+    applied: list[date],
+    lcs: list[dd.Lifecycle],
+    today: date,
+    municipality: str,
+    recent_from: int,
+) -> set[int]:
+    """Make a small demo show every status a few times, a few live permits with a moved
+    deadline, and an open application whose survey is more than a year old; return the
+    indexes of the latter (its checklist says so)."""
+    total = len(lcs)
+    minimum = 0 if total < 150 else 2 if total < 1_000 else 3
+    counts = Counter(lc.status for lc in lcs)
+    forced: set[int] = set()
+
+    def fits(status: PermitStatus, kind: PermitKind) -> bool:
+        if status is PermitStatus.ON_HOLD:
+            return bool(dd.stop_work_reasons(kind))
+        if status is PermitStatus.REVOKED:
+            return bool(dd.revocation_grounds(kind))
+        if status is PermitStatus.EXPIRED:
+            return kind.lifecycle is not Rule.NONE
+        if status is PermitStatus.WORK_STARTED:
+            return kind.lifecycle is not Rule.GREASE_INTERCEPTOR
+        return True
+
+    def force(
+        status: PermitStatus,
+        ages: tuple[int, int],
+        ok: Callable[[PermitKind], bool],
+        extend: bool = False,
+    ) -> int | None:
+        lo, hi = ages
+        for widen in range(3):
+            top = hi * 2**widen
+            if status in dd.OPEN:
+                top = min(top, OPEN_AGE_LIMIT)
+            span = _ages(applied, today, lo, top)
+            candidates = [
+                i
+                for i in span
+                if i not in forced and counts[lcs[i].status] > minimum and ok(kind_of[i])
+            ]
+            rng.shuffle(candidates)
+            for i in candidates[:30]:
+                lc = dd.lifecycle(rng, kind_of[i], applied[i], today, want=status, extend=extend)
+                if lc.status is status and (not extend or lc.extension is not None):
+                    counts[lcs[i].status] -= 1
+                    counts[status] += 1
+                    lcs[i] = lc
+                    forced.add(i)
+                    return i
+        return None
+
+    if minimum:
+        for status in PermitStatus:
+            for _ in range(minimum - counts[status]):
+                force(status, STATUS_AGE[status], partial(fits, status))
+        live_extended = sum(1 for lc in lcs if lc.extension is not None and lc.status in ACTIVE)
+        more = True
+        while more and live_extended < 2:
+            more = False
+            for status, rule, ages in EXTENSION_SHOWCASE:
+                if live_extended < 2 and force(status, ages, partial(_follows, rule), True):
+                    live_extended += 1
+                    more = True
+
+    # 15.1.7(b)(2): one open application whose survey is more than a year old.
+    def surveyed(kind: PermitKind) -> bool:
+        template = template_for(municipality, kind.code)
+        return template is not None and template.item("survey.date") is not None
+
+    waiting = (PermitStatus.APPLIED, PermitStatus.IN_REVIEW, PermitStatus.APPROVED)
+    for i in range(total - 1, recent_from - 1, -1):
+        if lcs[i].status in waiting and surveyed(kind_of[i]):
+            return {i}
+    if minimum and any(surveyed(k) for k in set(kind_of)):
+        found = force(PermitStatus.IN_REVIEW, STATUS_AGE[PermitStatus.IN_REVIEW], surveyed)
+        if found is not None:
+            return {found}
+    return set()
 
 
 def _plan_permits(
@@ -353,7 +547,7 @@ def _plan_permits(
     town: _Town,
     kinds: tuple[PermitKind, ...],
     now_cap: datetime | None,
-    inspector: int,
+    users: dict[str, int],
 ) -> _PermitPlan:
     total = spec.years * spec.per_year
     first_day = _window(spec, today)
@@ -370,6 +564,11 @@ def _plan_permits(
         drawn = rng.choices(kinds, [dd.kind_weight(k.code, month) for k in kinds], k=len(indexes))
         for i, k in zip(indexes, drawn, strict=True):
             kind_of[i] = k
+    since = today - timedelta(days=365 * RECENT_YEARS)
+    recent_from = max(bisect_left(applied, since), total - RECENT_LIMIT)
+    _every_kind(rng, kind_of, applied, kinds, recent_from)
+    lcs = [dd.lifecycle(rng, kind_of[i], applied[i], today) for i in range(total)]
+    old_survey = _every_status(rng, kind_of, applied, lcs, today, spec.municipality, recent_from)
 
     price_index = {
         y: (1 + PRICE_INFLATION) ** (y - today.year) for y in range(first_day.year, today.year + 1)
@@ -383,22 +582,31 @@ def _plan_permits(
         at = datetime(d.year, d.month, d.day, tzinfo=UTC) + timedelta(minutes=minute) + off
         return at if now_cap is None or at <= now_cap else now_cap
 
+    inspector, clerk = users["inspector"], users["clerk"]
+    checklists = ChecklistPlanner(
+        spec.municipality, today, spec.seed, ids.checklist + 1, clerk, inspector
+    )
     rows: list[dict[str, Any]] = []
     party_lists: list[list[tuple[PartyRole, int]]] = []
     parcel_index: list[int] = []
     events: list[_Event] = []
     created_at: list[datetime] = []
+    aux: list[list[dict[str, Any]]] = []
+    orders: list[dict[str, Any]] = []
+    extensions: list[dict[str, Any]] = []
+    checklist_items: list[dict[str, Any]] = []
+    unextended: dict[int, date] = {}  # the term a permit was issued with, before its extension
     residential, business = town.residential, town.business
     for i in range(total):
         k = kind_of[i]
         code = k.code
         day = applied[i]
+        lc = lcs[i]
         if code in dd.COMMERCIAL_KINDS or (code in dd.MIXED_KINDS and rng.random() < 0.15):
             pi = rng.choice(business)
         else:
             pi = rng.choice(residential)
         work = dd.describe(code, rng, price_index[day.year])
-        lc = dd.lifecycle(rng, code, k.trade, day, today)
 
         owner = town.owner_of_parcel[pi]
         roles = [(PartyRole.BUILDING_OWNER, owner)]
@@ -423,32 +631,48 @@ def _plan_permits(
             members, _ = town.pools["designer"]
             roles.append((PartyRole.DESIGNER, rng.choice(members)))
 
-        rows.append(
-            {
-                "id": ids.permit + i + 1,
-                "municipality_id": municipality_id,
-                "number": None,
-                "kind": code,
-                "permit_class": k.permit_class,
-                "work_class": k.work_class,
-                "description": work.description,
-                "parcel_id": town.parcels[pi]["id"],
-                "valuation": work.valuation,
-                "floor_area_sqft": work.floor_area_sqft,
-                "areas": work.areas,
-                "dwelling_units": work.dwelling_units,
-                "status": lc.status,
-                "applied_on": day,
-                "issued_on": lc.issued_on,
-                "expires_on": lc.expires_on,
-                "commenced_on": lc.commenced_on,
-                "completed_on": lc.completed_on,
-                "status_date": lc.status_date,
-                "issued_by_id": inspector if lc.issued_on is not None else None,
-            }
-        )
+        permit_id = ids.permit + i + 1
+        row = {
+            "id": permit_id,
+            "municipality_id": municipality_id,
+            "number": None,
+            "kind": code,
+            "permit_class": k.permit_class,
+            "work_class": k.work_class,
+            "description": work.description,
+            "parcel_id": town.parcels[pi]["id"],
+            "valuation": work.valuation,
+            "floor_area_sqft": work.floor_area_sqft,
+            "areas": work.areas,
+            "dwelling_units": work.dwelling_units,
+            "status": lc.status,
+            "applied_on": day,
+            "issued_on": lc.issued_on,
+            "expires_on": lc.expires_on,
+            "commenced_on": lc.commenced_on,
+            "completed_on": lc.completed_on,
+            "status_date": lc.status_date,
+            "issued_by_id": inspector if lc.issued_on is not None else None,
+            "approved_on": lc.approved_on,
+            "last_activity_on": lc.last_activity_on,
+            "requested_until": lc.requested_until,
+            "emergency": lc.emergency,
+            # The work facts of the intake form (revision 0006) the checklists read.
+            "stories": work.stories,
+            "volume_cuft": work.volume_cuft,
+            "disturbed_acres": work.disturbed_acres,
+        }
+        rows.append(row)
         party_lists.append(roles)
         parcel_index.append(pi)
+
+        planned = None
+        if i >= recent_from:
+            planned = checklists.plan(
+                row, decided=lc.issued_on or today, old_survey=i in old_survey
+            )
+            if planned is not None:
+                checklist_items.extend(planned.rows)
 
         # The steps of its history, each at an office hour; same-day steps follow each other.
         steps: list[tuple[str, date]] = [("create", day)]
@@ -457,21 +681,56 @@ def _plan_permits(
                 steps.append(("review", lc.reviewed_on))
         else:
             steps.append(("issue", lc.issued_on))
-            # A completed permit's start is entered with its final inspection, in one step.
-            if lc.commenced_on is not None and lc.status != PermitStatus.COMPLETED:
-                steps.append(("start", lc.commenced_on))
-            if lc.status not in (PermitStatus.ISSUED, PermitStatus.WORK_STARTED):
+            if lc.status is PermitStatus.COMPLETED or lc.status is PermitStatus.VOID:
+                # A completed permit's start is entered with its final inspection, in one step.
                 steps.append(("finish", lc.status_date))
+            else:
+                _live_steps(steps, lc, today)
+        term_before = lc.expires_on
+        if lc.extension is not None:
+            steps.append(("extend", lc.extension.granted_on))
+            term_before = dd.term_end(
+                PermitDates(
+                    k.lifecycle,
+                    PermitStatus.ISSUED,
+                    lc.issued_on,
+                    requested_until=lc.requested_until,
+                )
+            )
+            if term_before != lc.expires_on and term_before is not None:
+                unextended[i] = term_before
+        if planned is not None and planned.waived is not None:
+            steps.append(("waive", lc.issued_on or lc.approved_on or lc.reviewed_on or day))
+        if lc.extension is not None or (planned is not None and planned.waived is not None):
+            steps.sort(key=lambda s: (s[1], _STEP_ORDER[s[0]]))  # the others come in order
         minute = 0
         prev: date | None = None
+        timed: dict[str, datetime] = {}
         for step, d in steps:
             if d == prev:
                 minute = min(minute + 10 + int(rng.random() * 81), 17 * 60 + 30)
             else:
                 minute = 8 * 60 + int(rng.random() * (7 * 60 + 31))
             prev = d
-            events.append(_Event(utc(d, minute), i, step))
-        created_at.append(events[-len(steps)].at)
+            at = utc(d, minute)
+            timed[step] = at
+            ref = -1
+            if step not in _COMMON_STEPS:
+                ref = len(aux)
+                aux.append(
+                    _rare_step(
+                        step, at, row, lc, users, planned, ids, orders, extensions, term_before
+                    )
+                )
+            events.append(_Event(at, i, step, ref))
+        created_at.append(timed["create"])
+        if planned is not None:  # what the clerk ticked came in before the permit was issued
+            limit = timed.get("issue") or timed.get("waive") or now_cap
+            for n, item in enumerate(planned.rows):
+                if item["state"] is ItemState.WAIVED or item["at"] is None:
+                    continue
+                if item["at"] < timed["create"] or (limit is not None and item["at"] >= limit):
+                    item["at"] = timed["create"] + timedelta(seconds=15 * (n + 1))
 
     # Numbers in the order of issue (15.1.6(c)): by issue date, then by id, per year.
     numbered = sorted(
@@ -484,10 +743,59 @@ def _plan_permits(
         seq[year] = seq.get(year, 0) + 1
         r["number"] = format_number(year, seq[year])
     events.sort(key=lambda e: (e.at, e.index, _STEP_ORDER[e.step]))
-    return _PermitPlan(rows, party_lists, parcel_index, events, created_at, first_day)
+    return _PermitPlan(
+        rows,
+        party_lists,
+        parcel_index,
+        events,
+        created_at,
+        first_day,
+        aux,
+        orders,
+        extensions,
+        checklist_items,
+        checklists,
+        since,
+        unextended,
+    )
 
 
-_STEP_ORDER = {"create": 0, "review": 1, "issue": 2, "start": 3, "finish": 4}
+def _live_steps(steps: list[tuple[str, date]], lc: dd.Lifecycle, today: date) -> None:
+    """The steps after issue of a permit that was not completed (or voided)."""
+    order = lc.order
+    if lc.commenced_on is not None:
+        steps.append(("start", lc.commenced_on))
+    since_start = (order.lifted_on if order else None) or lc.commenced_on
+    seen = lc.last_activity_on
+    if seen and since_start and seen > since_start:
+        steps.append(("activity", seen))  # an inspection (record_activity)
+    if order is not None and order.kind == "stop_work":
+        steps.append(("hold", order.issued_on))
+        if order.lifted_on is not None:
+            steps.append(("lift", order.lifted_on))
+    elif order is not None:
+        steps.append(("revoke", order.issued_on))
+    if lc.status is PermitStatus.EXPIRED:
+        # sweep_lapsed marks it on the first morning the app starts after the deadline.
+        steps.append(("expire", min(dd.next_office_day(lc.status_date), today)))
+
+
+_STEP_ORDER = {
+    "create": 0,
+    "review": 1,
+    "waive": 2,
+    "issue": 3,
+    "start": 4,
+    "activity": 5,
+    "extend": 6,
+    "hold": 7,
+    "lift": 8,
+    "revoke": 9,
+    "finish": 10,
+    "expire": 11,
+}
+# Steps whose audit rows the worker derives from the permit's row; the others carry theirs.
+_COMMON_STEPS = frozenset({"create", "review", "issue", "start", "finish"})
 
 
 def _iso(d: date | None) -> str | None:
@@ -498,8 +806,187 @@ def _ch(name: str, old: str | None, new: str | None) -> dict[str, str | None]:
     return {"field": name, "old": old, "new": new}
 
 
-def _audit_row(event: _Event, row: dict[str, Any], users: dict[str, int]) -> dict[str, Any]:
-    """The audit row of one step, with values rendered as db.tracking renders them."""
+def _audit(
+    at: datetime,
+    user: int | None,
+    entity: str,
+    entity_id: int,
+    permit_id: int,
+    action: str,
+    changes: list[dict[str, str | None]],
+) -> dict[str, Any]:
+    return {
+        "at": at,
+        "user_id": user,
+        "entity": entity,
+        "entity_id": entity_id,
+        "permit_id": permit_id,
+        "action": action,
+        "changes": changes,
+    }
+
+
+def _rare_step(
+    step: str,
+    at: datetime,
+    row: dict[str, Any],
+    lc: dd.Lifecycle,
+    users: dict[str, int],
+    planned: Planned | None,
+    ids: _Ids,
+    orders: list[dict[str, Any]],
+    extensions: list[dict[str, Any]],
+    term_before: date | None,
+) -> list[dict[str, Any]]:
+    """The rows a rarer step writes (an order, an extension, a waiver) and its audit rows, as
+    the services and db.tracking write them (values in column order, rendered as text)."""
+    pid = row["id"]
+    inspector = users["inspector"]
+    commenced = _iso(lc.commenced_on)
+    if step == "activity":  # record_activity
+        before = lc.order.lifted_on if lc.order and lc.order.lifted_on else lc.commenced_on
+        changes = [_ch("last_activity_on", _iso(before), _iso(lc.last_activity_on))]
+        return [_audit(at, inspector, "permit", pid, pid, "update", changes)]
+    if step == "expire":  # sweep_lapsed, run by the app on start: no one signed in
+        was = "work_started" if commenced else "issued"
+        changes = [
+            _ch("status", was, "expired"),
+            _ch("status_date", commenced or _iso(lc.issued_on), _iso(lc.status_date)),
+        ]
+        return [_audit(at, None, "permit", pid, pid, "update", changes)]
+    if step == "waive":  # mark_item by the inspector (15.1.7(c))
+        assert planned is not None and planned.waived is not None
+        item = planned.waived
+        item["at"] = at
+        changes = [
+            _ch("state", "open", "waived"),
+            _ch("reason", "", item["reason"]),
+            _ch("by_user_id", None, str(inspector)),
+            _ch("at", None, at.isoformat()),
+        ]
+        return [_audit(at, inspector, "permit_checklist_item", item["id"], pid, "update", changes)]
+    if step == "extend":  # extend_deadline
+        ext = lc.extension
+        assert ext is not None
+        ext_id = ids.extension + len(extensions) + 1
+        extensions.append(
+            {
+                "id": ext_id,
+                "permit_id": pid,
+                "deadline": ext.deadline,
+                "until": ext.until,
+                "reason": ext.reason,
+                "by_user_id": inspector,
+                "at": at,
+            }
+        )
+        out = [
+            _audit(
+                at,
+                inspector,
+                "permit_extension",
+                ext_id,
+                pid,
+                "create",
+                [
+                    _ch("permit_id", None, str(pid)),
+                    _ch("deadline", None, ext.deadline),
+                    _ch("until", None, ext.until.isoformat()),
+                    _ch("reason", None, ext.reason),
+                    _ch("by_user_id", None, str(inspector)),
+                    _ch("at", None, at.isoformat()),
+                ],
+            )
+        ]
+        if term_before != lc.expires_on:
+            changes = [_ch("expires_on", _iso(term_before), _iso(lc.expires_on))]
+            out.append(_audit(at, inspector, "permit", pid, pid, "update", changes))
+        return out
+    order = lc.order
+    assert order is not None
+    if step == "lift":  # lift_stop_work_order
+        order_id = orders[-1]["id"]
+        lifted = _iso(order.lifted_on)
+        return [
+            _audit(
+                at,
+                inspector,
+                "permit_order",
+                order_id,
+                pid,
+                "update",
+                [_ch("lifted_on", None, lifted), _ch("lift_notice", "", order.lift_notice)],
+            ),
+            _audit(
+                at,
+                inspector,
+                "permit",
+                pid,
+                pid,
+                "update",
+                [
+                    _ch("status", "on_hold", "work_started"),
+                    _ch("status_date", _iso(order.issued_on), lifted),
+                    _ch("last_activity_on", commenced, lifted),
+                ],
+            ),
+        ]
+    # hold (issue_stop_work_order) or revoke (revoke_permit): the order and the new status.
+    order_id = ids.order + len(orders) + 1
+    orders.append(
+        {
+            "id": order_id,
+            "permit_id": pid,
+            "kind": order.kind,
+            "issued_on": order.issued_on,
+            "reasons": order.reasons,
+            "section": order.section,
+            "by_user_id": inspector,
+            "at": at,
+            "lifted_on": order.lifted_on,
+            "lift_notice": order.lift_notice,
+        }
+    )
+    status = "on_hold" if order.kind == "stop_work" else "revoked"
+    return [
+        _audit(
+            at,
+            inspector,
+            "permit_order",
+            order_id,
+            pid,
+            "create",
+            [
+                _ch("permit_id", None, str(pid)),
+                _ch("kind", None, order.kind),
+                _ch("issued_on", None, order.issued_on.isoformat()),
+                _ch("reasons", None, order.reasons),
+                _ch("section", None, order.section),
+                _ch("by_user_id", None, str(inspector)),
+                _ch("at", None, at.isoformat()),
+            ],
+        ),
+        _audit(
+            at,
+            inspector,
+            "permit",
+            pid,
+            pid,
+            "update",
+            [
+                _ch("status", "work_started", status),
+                _ch("status_date", commenced, order.issued_on.isoformat()),
+            ],
+        ),
+    ]
+
+
+def _audit_rows(event: _Event, job: _Job) -> list[dict[str, Any]]:
+    """The audit rows of one step, with values rendered as db.tracking renders them."""
+    if event.ref >= 0:
+        return job.aux[event.ref]
+    row = job.rows[event.index]
+    users = job.users
     status = row["status"].value
     user = users["inspector"]
     step = event.step
@@ -520,10 +1007,17 @@ def _audit_row(event: _Event, row: dict[str, Any], users: dict[str, int]) -> dic
         applied = row["applied_on"].isoformat()
         changes += [
             _ch("dwelling_units", None, str(row["dwelling_units"])),
-            _ch("status", None, "applied"),
+            _ch("status", None, "draft" if status == "draft" else "applied"),
             _ch("applied_on", None, applied),
             _ch("status_date", None, applied),
         ]
+        if row["emergency"]:
+            changes.append(_ch("emergency", None, "True"))
+        if row["stories"] is not None:
+            changes.append(_ch("stories", None, str(row["stories"])))
+            changes.append(_ch("volume_cuft", None, str(row["volume_cuft"])))
+        if row["disturbed_acres"] is not None:
+            changes.append(_ch("disturbed_acres", None, f"{row['disturbed_acres']:.2f}"))
     elif step == "review":
         if status == "withdrawn":
             user = users["clerk"]
@@ -531,6 +1025,8 @@ def _audit_row(event: _Event, row: dict[str, Any], users: dict[str, int]) -> dic
             _ch("status", "applied", status),
             _ch("status_date", row["applied_on"].isoformat(), _iso(row["status_date"])),
         ]
+        if row["approved_on"] is not None:
+            changes.append(_ch("approved_on", None, row["approved_on"].isoformat()))
     elif step == "issue":
         issued = row["issued_on"].isoformat()
         changes = [
@@ -539,17 +1035,22 @@ def _audit_row(event: _Event, row: dict[str, Any], users: dict[str, int]) -> dic
             _ch("issued_on", None, issued),
         ]
         if row["expires_on"] is not None:
-            changes.append(_ch("expires_on", None, row["expires_on"].isoformat()))
+            # Before any extension: the term the permit was issued with.
+            term = job.unextended.get(event.index, row["expires_on"])
+            changes.append(_ch("expires_on", None, term.isoformat()))
         changes += [
             _ch("status_date", row["applied_on"].isoformat(), issued),
             _ch("issued_by_id", None, str(row["issued_by_id"])),
         ]
+        if row["requested_until"] is not None:
+            changes.append(_ch("requested_until", None, row["requested_until"].isoformat()))
     elif step == "start":
         commenced = row["commenced_on"].isoformat()
         changes = [
             _ch("status", "issued", "work_started"),
             _ch("commenced_on", None, commenced),
             _ch("status_date", row["issued_on"].isoformat(), commenced),
+            _ch("last_activity_on", None, commenced),
         ]
     elif status == "completed":  # the final inspection: started and completed
         changes = [
@@ -557,22 +1058,24 @@ def _audit_row(event: _Event, row: dict[str, Any], users: dict[str, int]) -> dic
             _ch("commenced_on", None, row["commenced_on"].isoformat()),
             _ch("completed_on", None, row["completed_on"].isoformat()),
             _ch("status_date", row["issued_on"].isoformat(), row["status_date"].isoformat()),
+            _ch("last_activity_on", None, row["completed_on"].isoformat()),
         ]
-    else:  # expired, on hold (after a start), void, revoked
-        before = row["commenced_on"]
+    else:  # void (void_permit)
         changes = [
-            _ch("status", "work_started" if before is not None else "issued", status),
-            _ch("status_date", (before or row["issued_on"]).isoformat(), _iso(row["status_date"])),
+            _ch("status", "issued", status),
+            _ch("status_date", row["issued_on"].isoformat(), _iso(row["status_date"])),
         ]
-    return {
-        "at": event.at,
-        "user_id": user,
-        "entity": "permit",
-        "entity_id": row["id"],
-        "permit_id": row["id"],
-        "action": "create" if step == "create" else "update",
-        "changes": changes,
-    }
+    return [
+        {
+            "at": event.at,
+            "user_id": user,
+            "entity": "permit",
+            "entity_id": row["id"],
+            "permit_id": row["id"],
+            "action": "create" if step == "create" else "update",
+            "changes": changes,
+        }
+    ]
 
 
 # --- writing ----------------------------------------------------------------------------------
@@ -653,6 +1156,8 @@ class _Job:
     event_bounds: list[tuple[int, int]]  # per chunk: the slice of `events` written with it
     users: dict[str, int]
     dialect: Dialect | None
+    aux: list[list[dict[str, Any]]]
+    unextended: dict[int, date]
 
 
 _JOB: _Job | None = None
@@ -671,7 +1176,7 @@ def _derive_chunk(chunk: int) -> list[_Batch]:
         terms.extend(term_rows)
     terms.sort(key=itemgetter("term"))  # neighbouring keys: fewer index pages touched
     lo, hi = job.event_bounds[chunk]
-    audit = [_audit_row(e, job.rows[e.index], job.users) for e in job.events[lo:hi]]
+    audit = [a for e in job.events[lo:hi] for a in _audit_rows(e, job)]
     return [
         _batch(job.dialect, schema.permit_listing, listing),
         _batch(job.dialect, schema.permit_search_term, terms),
@@ -744,9 +1249,7 @@ def build_demo(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        summary = _build(database, spec, progress)
-        today = spec.today or date.today()
-        return summary + demo_checklists(database, spec.municipality, today, spec.seed)
+        return _build(database, spec, progress)
     finally:
         if collecting:
             gc.enable()
@@ -806,9 +1309,7 @@ def _build(
     with database.engine.connect() as conn:
         ids = _Ids(conn)
     town = _plan_town(rng, spec, today, municipality_id, ids, profile.get("city", ""), total)
-    plan = _plan_permits(
-        rng, spec, today, municipality_id, ids, town, kinds, now_cap, users["inspector"]
-    )
+    plan = _plan_permits(rng, spec, today, municipality_id, ids, town, kinds, now_cap, users)
     names = {p["id"]: p["name"] for p in town.parties}
     links = [
         {"permit_id": row["id"], "party_id": pid, "role": role}
@@ -844,7 +1345,16 @@ def _build(
         bounds.append((lo, hi))
         lo = hi
     sqlite_dialect = database.engine.dialect if database.engine.dialect.name == "sqlite" else None
-    job = _Job(listing_input, plan.rows, plan.events, bounds, users, sqlite_dialect)
+    job = _Job(
+        listing_input,
+        plan.rows,
+        plan.events,
+        bounds,
+        users,
+        sqlite_dialect,
+        plan.aux,
+        plan.unextended,
+    )
 
     with _derived(job, len(starts)) as derived, _bulk_transaction(database) as conn:
         write = _Writer(conn)
@@ -866,6 +1376,13 @@ def _build(
                 write.batch(batch)
             if progress:
                 progress(end, total)
+        for extra, rows in (
+            (schema.permit_order, plan.orders),
+            (schema.permit_extension, plan.extensions),
+            (schema.permit_checklist_item, plan.checklist_items),
+        ):
+            for part in _chunks(rows, CHUNK):
+                write(extra, part)
 
         last: dict[int, int] = {}
         for r in plan.rows:
@@ -878,7 +1395,14 @@ def _build(
         # municipality_id index for every search instead of looking up the matched ids.
         conn.exec_driver_sql("ANALYZE")
         if conn.dialect.name == "postgresql":
-            for table in ("parcel", "party", "permit"):
+            for table in (
+                "parcel",
+                "party",
+                "permit",
+                "permit_order",
+                "permit_extension",
+                "permit_checklist_item",
+            ):
                 conn.execute(
                     text(
                         f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
@@ -887,14 +1411,19 @@ def _build(
                 )
 
     numbered = sum(1 for r in plan.rows if r["number"] is not None)
+    held = sum(1 for r in plan.rows if r["status"] is PermitStatus.ON_HOLD)
+    revoked = sum(1 for r in plan.rows if r["status"] is PermitStatus.REVOKED)
+    expired = sum(1 for r in plan.rows if r["status"] is PermitStatus.EXPIRED)
     seconds = time.perf_counter() - started
     span = f" applied for from {_day(plan.applied_from)} to {_day(today)}" if total else ""
     logins = ", ".join(u for u, _, _ in DEMO_USERS)
     return (
         f"Demo database for {town_name} at {database.where}: {total:,} permits{span} "
-        f"({numbered:,} issued and numbered), {len(town.parcels):,} parcels, "
+        f"({numbered:,} issued and numbered; {held:,} on hold under a stop-work order, "
+        f"{revoked:,} revoked, {expired:,} expired, {len(plan.extensions):,} deadline "
+        f"extensions), {len(town.parcels):,} parcels, "
         f"{len(town.parties):,} parties ({town.owners:,} owners, {town.contractors:,} "
         f"contractors, {town.designers:,} designers) and {len(DEMO_USERS)} users, "
         f"built in {seconds:.1f} s. Sign in as {logins}; every password is "
-        f"'{DEMO_PASSWORD}'."
+        f"'{DEMO_PASSWORD}'." + plan.checklists.summary(plan.checklists_since)
     )

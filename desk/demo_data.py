@@ -9,12 +9,29 @@ from __future__ import annotations
 
 import calendar
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from decimal import Decimal
 from functools import cache
 
-from desk.domain.enums import CredentialKind, PartyRole, PermitStatus
+from desk.domain.enums import CredentialKind, PartyRole, PermitStatus, WorkClass
+from desk.domain.issuance import in_frozen_ground_season
+from desk.domain.kinds import PermitKind
+from desk.domain.lifecycle import (
+    COMPLETE,
+    EXPIRES,
+    RESUME,
+    START,
+    Deadline,
+    Extension,
+    PermitDates,
+    Rule,
+    check_extension,
+    deadlines,
+    lapsed,
+)
+from desk.errors import ValidationError
+from desk.services.lifecycle import REVOCATION_REASONS
 
 # --- streets and parcels ----------------------------------------------------------------
 
@@ -536,7 +553,18 @@ KIND_WEIGHT: dict[str, float] = {
 }
 DEFAULT_KIND_WEIGHT = 1.0
 
-_OUTDOOR = {"RES-OTHER", "RES-ACCESSORY", "RES-POOL", "EROSION", "SOLID-FILL", "RAZE", "MOVE"}
+_OUTDOOR = {
+    "RES-OTHER",
+    "RES-ACCESSORY",
+    "RES-POOL",
+    "EROSION",
+    "SOLID-FILL",
+    "RAZE",
+    "MOVE",
+    "STREET-OPENING",  # New Lisbon: frozen ground November 15 to May 1 (§435-8)
+    "SIDEWALK",
+    "CURB-GUTTER",
+}
 _NEW_BUILDING = {"RES-NEW-DWELLING", "RES-EARLY-START", "COM-NEW", "RES-ADDITION"}
 _WINTER = (12, 1, 2)
 
@@ -586,6 +614,10 @@ KIND_TRADE: dict[str, tuple[str, float]] = {
     "ELECTRICAL": ("electrician", 1.0),
     "ELECTRICAL-TEMP": ("electrician", 1.0),
     "HVAC": ("hvac", 1.0),
+    "STREET-OPENING": ("plumber", 0.7),  # laterals and water services, mostly
+    "SIDEWALK": ("builder", 0.5),
+    "CURB-GUTTER": ("builder", 0.6),
+    "STREET-PRIVILEGE": ("builder", 0.8),  # the dumpster or scaffold of a building job
 }
 # How often a designer (architect or engineer) is named.
 KIND_DESIGNER: dict[str, float] = {
@@ -612,10 +644,37 @@ class Work:
     valuation: Decimal
     areas: dict[str, int] = field(default_factory=dict)
     dwelling_units: int = 0
+    disturbed_acres: Decimal | None = None  # erosion control (15.2.8)
+    stories: int | None = None
+    volume_cuft: int | None = None  # 15.1.7(d): a seal over 50,000 cubic feet
 
     @property
     def floor_area_sqft(self) -> int:
         return floor_area(self.areas)
+
+
+# Kinds whose work is a building of its own, new or added, and the height of a story: the
+# intake form records its stories and total volume (revision 0006).
+STORY_HEIGHT_FT: dict[str, int] = {
+    "RES-NEW-DWELLING": 10,
+    "RES-ADDITION": 10,
+    "RES-ACCESSORY": 10,
+    "COM-NEW": 14,
+    "AG-BUILDING": 16,
+}
+_ENCLOSED = ("garage", "basement_finished", UNFINISHED)
+
+
+def _building_facts(code: str, areas: dict[str, int]) -> tuple[int | None, int | None]:
+    """Stories and total volume in cubic feet of a building (not a deck or a porch)."""
+    height = STORY_HEIGHT_FT.get(code)
+    if height is None:
+        return None, None
+    levels = sum(1 for name in LEVEL_NAMES if areas.get(name))
+    enclosed = sum(areas.get(k, 0) for k in (*LEVEL_NAMES, *_ENCLOSED))
+    if not enclosed:
+        return None, None
+    return max(levels, 1), enclosed * height
 
 
 def _dollars(x: float) -> Decimal:
@@ -660,9 +719,10 @@ def describe(code: str, rng: random.Random, price_index: float = 1.0) -> Work:
     if price_index != 1.0 and w.valuation:
         exact = w.valuation.as_tuple().exponent == 0
         scaled = float(w.valuation) * price_index
-        w = Work(
-            w.description, _dollars(scaled) if exact else _cents(scaled), w.areas, w.dwelling_units
-        )
+        w = replace(w, valuation=_dollars(scaled) if exact else _cents(scaled))
+    if code in STORY_HEIGHT_FT:
+        stories, volume = _building_facts(code, w.areas)
+        w = replace(w, stories=stories, volume_cuft=volume)
     return w
 
 
@@ -1015,6 +1075,7 @@ def _erosion(rng: random.Random) -> Work:
     return Work(
         f"Erosion control for construction, {acres} acre disturbed; silt fence and tracking pad",
         _dollars(rng.uniform(800, 6_000)),
+        disturbed_acres=Decimal(f"{acres:.2f}"),
     )
 
 
@@ -1113,6 +1174,12 @@ _DESCRIBERS = {
 }
 
 # --- the life of a permit --------------------------------------------------------------------
+#
+# A permit's dates are drawn first (issue, start, the planned completion, the last work seen on
+# site); then the deadline rules of desk/domain/lifecycle.py decide, as the app's lapse sweep
+# does every morning (desk.services.lifecycle.sweep_lapsed), whether it lapsed on the way. So a
+# fresh demo holds no live permit whose deadline has passed, and every expired one expired the
+# day after a deadline, as the sweep would have marked it.
 
 _QUICK_TRADES = ("electrical", "plumbing", "hvac")
 # Days from start to completion by kind (low, high).
@@ -1127,14 +1194,218 @@ DURATION: dict[str, tuple[int, int]] = {
     "RES-OTHER": (2, 30),
     "RES-EARLY-START": (10, 45),
     "RAZE": (3, 30),
+    "ELECTRICAL-TEMP": (14, 75),  # the temporary service is removed within its period
+    "TEMP-OCCUPANCY": (14, 100),
+    "SOLID-FILL": (2, 30),
+    "STREET-OPENING": (1, 14),  # §435-7: valid 30 days
+    "STREET-PRIVILEGE": (7, 75),  # §435-10: three months
+    "SIDEWALK": (1, 10),
+    "CURB-GUTTER": (2, 15),
 }
 DEFAULT_DURATION = (3, 45)
-VALIDITY_MONTHS = 18  # 15.1.8: a building permit lapses 18 months after issue
+# Days from issue to the start of work where the default (1-45, trades 0-10) does not fit.
+START_LAG: dict[str, tuple[int, int]] = {
+    "STREET-OPENING": (0, 7),
+    "STREET-PRIVILEGE": (0, 5),
+    "ELECTRICAL-TEMP": (0, 5),
+}
+VALIDITY_MONTHS = 18  # 15.1.8(c): all work completed within 18 months of issue
+# The period the applicant states, in days from issue (low, high): 15.1.76(a) at most 90 days,
+# 15.1.13(d) at most 120, 15.1.18 at most three months within the calendar year.
+REQUESTED_DAYS: dict[Rule, tuple[int, int]] = {
+    Rule.TEMPORARY_ELECTRICAL: (45, 90),
+    Rule.TEMPORARY_OCCUPANCY: (60, 120),
+    Rule.SOLID_FILL: (30, 89),
+}
+DRAFT_DAYS = 10  # a draft is an application the clerk started lately and has not taken in yet
+EXTENSION_CHANCE = 0.3  # of the permits about to lapse, those whose deadline the inspector moves
+ON_HOLD_CHANCE = 0.04  # of the live permits with work under way
+LIFTED_CHANCE = 0.015  # a stop-work order served and lifted again lately
+OPEN = (PermitStatus.DRAFT, PermitStatus.APPLIED, PermitStatus.IN_REVIEW, PermitStatus.APPROVED)
+
+# Stop-work orders (15.1.12: the Code or the approved plans not complied with) and what they
+# say, with the section they cite. New Lisbon suspends sidewalk work whose concrete is not cured
+# (§435-5) and street work that does not follow §435-8.
+_NEW_WORK = "new"
+_ALTERATION = "alteration"
+_REPAIR = "repair"
+# By the kind of work: new buildings and additions, alterations and repairs, razing and moving.
+BUILDING_STOP_WORK: dict[str, tuple[str, ...]] = {
+    _NEW_WORK: (
+        "Framing does not follow the approved plans: beam sizes and post locations changed "
+        "without the Building Inspector's approval",
+        "Footings poured without the required footing inspection",
+        "Foundation placed 3 ft closer to the side lot line than the approved survey shows",
+        "Roof sheathing covered before the framing inspection",
+        "Excavation left open and unguarded; no erosion control on the site",
+    ),
+    _ALTERATION: (
+        "Load-bearing wall removed without the beam shown on the approved plans",
+        "Walls closed in before the rough framing, plumbing and electrical inspections",
+        "Work beyond the permit: a second-story addition that is not on the approved plans",
+        "Fire separation between the garage and the dwelling removed",
+    ),
+    _REPAIR: (
+        "Ice barrier missing at the eaves of the new roof",
+        "Fence going up over the lot line shown on the survey",
+        "Siding installed over rotted sheathing without the repairs the permit calls for",
+    ),
+    "site": (
+        "Excavation left open and unguarded; no erosion control on the site",
+        "Service connections not sealed before the building was razed (15.1.10(b))",
+    ),
+}
+NL_STOP_WORK: dict[str, tuple[tuple[str, str], ...]] = {
+    "SIDEWALK": (
+        (
+            "Concrete not cured or protected against rapid drying; surface marred",
+            "§435-5 (Curing and drying)",
+        ),
+        ("Forms not approved by the Director of Public Works before the pour", "§435-5 (Slope)"),
+    ),
+    "CURB-GUTTER": (("Curb set off the established grade on record", "§435-6 (Establishment)"),),
+    "STREET-OPENING": (
+        ("Trench backfill not mechanically compacted in 12-inch layers", "§435-8 (Backfilling)"),
+        ("Excavation not guarded or lighted at night", "§435-8 (Guarding)"),
+    ),
+}
+LIFT_NOTICE = "Violation corrected and re-inspected on {day}; work may resume."
+# Revocations (15.1.7(g)): the lettered reasons of desk.services.lifecycle.REVOCATION_REASONS
+# and what happened. New Lisbon's street privilege permits are "subject to revocation without
+# notice ... for violation" of their conditions (§435-10, Conditions of occupancy).
+BUILDING_REVOCATIONS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("a", "c"), "Work continued after the stop-work order was posted."),
+    (("e",), "The valuation on the application was understated by more than half."),
+    (("d",), "No one in charge on the site at three consecutive inspections."),
+    (("c",), "Approved plans altered without the Building Inspector's approval (15.1.8(a))."),
+)
+EXCAVATION_REVOCATION = (
+    ("b",),
+    "Excavation undermining the neighbouring garage foundation; shoring refused.",
+)
+NL_REVOCATIONS: dict[str, tuple[tuple[tuple[str, ...], str], ...]] = {
+    "STREET-PRIVILEGE": (
+        (
+            ("c",),
+            "Obstruction covered more than a third of the street and was not lighted at "
+            "night (§435-10, Conditions of occupancy).",
+        ),
+        (
+            ("c",),
+            "Materials left in the street after the work ended (§435-10, Conditions of occupancy).",
+        ),
+    ),
+}
+NL_REVOCATION_SECTION = "§435-10 (Conditions of occupancy)"
+# Why the inspector moved a deadline, by rule and deadline code, and by how many days.
+EXTENSIONS: dict[tuple[Rule, str], tuple[str, int, int]] = {
+    (Rule.BUILDING, START): (
+        "Start delayed by the excavator's backlog, beyond the applicant's control (15.1.8(b))",
+        30,
+        90,
+    ),
+    (Rule.BUILDING, RESUME): (
+        "Work suspended for the winter; exterior work resumes in the spring (15.1.8(b))",
+        45,
+        120,
+    ),
+    (Rule.BUILDING, COMPLETE): (
+        "Windows and trusses delayed by the supplier, beyond the applicant's control (15.1.8(b))",
+        90,
+        180,
+    ),
+    (Rule.EROSION, EXPIRES): (
+        "Site not yet stabilized; seeding finishes next growing season (15.2.8(e)(1))",
+        60,
+        180,
+    ),
+    (Rule.STREET_OPENING, EXPIRES): (
+        "Operations begun; pavement restoration waits for the asphalt plant (§435-7, "
+        "Renewal of permit)",
+        30,
+        30,
+    ),
+    (Rule.TEMPORARY_ELECTRICAL, EXPIRES): (
+        "Permanent service delayed by the utility (15.1.76(a))",
+        10,
+        30,
+    ),
+    (Rule.TEMPORARY_OCCUPANCY, EXPIRES): (
+        "Final grading and driveway wait for the spring (15.1.13(d))",
+        10,
+        40,
+    ),
+}
+_NO_SITE_WORK = frozenset(
+    {"OCCUPANCY", "TEMP-OCCUPANCY", "CHANGE-OF-USE", "ADDRESS-NUMBERS", "GREASE-INTERCEPTOR"}
+)
+
+
+def _work(kind: PermitKind) -> str:
+    if kind.work_class in (WorkClass.NEW, WorkClass.ADDITION):
+        return _NEW_WORK
+    if kind.work_class is WorkClass.ALTERATION:
+        return _ALTERATION
+    if kind.work_class is WorkClass.REPAIR:
+        return _REPAIR
+    return "site"
+
+
+def stop_work_reasons(kind: PermitKind) -> tuple[tuple[str, str], ...]:
+    """What a stop-work order on a permit of this kind may say, with its section (none: the
+    kind has no work on a site)."""
+    if kind.code in NL_STOP_WORK:
+        return NL_STOP_WORK[kind.code]
+    if kind.trade == "building" and kind.code not in _NO_SITE_WORK:
+        return tuple((text, "15.1.12") for text in BUILDING_STOP_WORK[_work(kind)])
+    return ()
+
+
+def revocation_grounds(kind: PermitKind) -> tuple[tuple[tuple[str, ...], str], ...]:
+    if kind.code in NL_REVOCATIONS:
+        return NL_REVOCATIONS[kind.code]
+    if kind.trade == "building" and kind.code not in _NO_SITE_WORK:
+        if _work(kind) in (_ALTERATION, _REPAIR):
+            return BUILDING_REVOCATIONS
+        return (*BUILDING_REVOCATIONS, EXCAVATION_REVOCATION)
+    return ()
+
+
+def revocation_text(codes: tuple[str, ...], details: str) -> str:
+    """The reasons as desk.services.lifecycle.revoke_permit writes them."""
+    text = "; ".join(f"({c}) {REVOCATION_REASONS[c]}" for c in sorted(set(codes)))
+    return f"{text}. {details}" if details else text
 
 
 def between(rng: random.Random, lo: int, hi: int) -> int:
     """A whole number from lo to hi inclusive: rng.randint's job at a fifth of its cost."""
     return lo + int(rng.random() * (hi - lo + 1))
+
+
+def _day_between(rng: random.Random, lo: date, hi: date) -> date:
+    """An office day from lo to hi (lo itself when there is none after it)."""
+    day = next_office_day(lo + timedelta(days=between(rng, 0, max((hi - lo).days, 0))))
+    return day if day <= hi else lo
+
+
+@dataclass(frozen=True)
+class Order:
+    """A stop-work order (15.1.12) or a revocation (15.1.7(g)) as the app records it."""
+
+    kind: str  # stop_work | revocation
+    issued_on: date
+    reasons: str
+    section: str
+    lifted_on: date | None = None
+    lift_notice: str = ""
+
+
+@dataclass(frozen=True)
+class DemoExtension:
+    deadline: str  # a deadline code of desk.domain.lifecycle
+    until: date
+    reason: str
+    granted_on: date
 
 
 @dataclass(frozen=True)
@@ -1146,17 +1417,74 @@ class Lifecycle:
     commenced_on: date | None = None
     completed_on: date | None = None
     reviewed_on: date | None = None  # for in_review/approved/denied/withdrawn without issue
+    approved_on: date | None = None
+    last_activity_on: date | None = None
+    requested_until: date | None = None
+    emergency: bool = False
+    order: Order | None = None
+    extension: DemoExtension | None = None
+    lapsed: str = ""  # expired: the code of the deadline that passed
+
+
+def _requested_until(rng: random.Random, rule: Rule, issued: date) -> date | None:
+    span = REQUESTED_DAYS.get(rule)
+    if span is None:
+        return None
+    until = issued + timedelta(days=between(rng, *span))
+    if rule is Rule.SOLID_FILL:  # 15.1.18: three consecutive months within the calendar year
+        last = min(add_months(issued, 3) - timedelta(days=1), date(issued.year, 12, 31))
+        until = min(until, last)
+    return until
+
+
+def term_end(dates: PermitDates) -> date | None:
+    """The date the permit shows as 'expires' (desk.services.lifecycle.term_end's rule)."""
+    ends = [d.due for d in deadlines(dates) if d.code in (COMPLETE, EXPIRES)]
+    return max(ends) if ends else None
+
+
+@cache
+def _issued_term(rule: Rule, issued: date, requested: date | None) -> date | None:
+    """term_end of a permit as issued (cached: the demo has a few thousand office days)."""
+    return term_end(PermitDates(rule, PermitStatus.ISSUED, issued, requested_until=requested))
+
+
+def _extension(
+    rng: random.Random, dates: PermitDates, missed: Deadline, today: date
+) -> DemoExtension | None:
+    """The inspector moves the deadline about to pass, a few days before it does, by a step the
+    ordinance allows (desk.domain.lifecycle.check_extension decides)."""
+    found = EXTENSIONS.get((dates.rule, missed.code))
+    if found is None or dates.issued_on is None:
+        return None
+    reason, lo, hi = found
+    until = missed.due + timedelta(days=between(rng, lo, hi))
+    earliest = max(d for d in (dates.issued_on, dates.commenced_on) if d is not None)
+    granted = next_office_day(max(missed.due - timedelta(days=between(rng, 1, 14)), earliest))
+    if granted > missed.due or granted > today:
+        return None
+    try:
+        check_extension(dates, missed.code, until)
+    except ValidationError:
+        return None
+    return DemoExtension(missed.code, until, reason, granted)
 
 
 def lifecycle(
-    rng: random.Random, code: str, trade: str, applied_on: date, today: date
+    rng: random.Random,
+    kind: PermitKind,
+    applied_on: date,
+    today: date,
+    want: PermitStatus | None = None,
+    extend: bool = False,
 ) -> Lifecycle:
     """Where a permit applied for on `applied_on` stands on `today`, and the dates on the way.
-    Old permits are mostly completed; recent ones are still in review or under way."""
-
-    def clamp(d: date) -> date:
-        return next_office_day(d)
-
+    Old permits are mostly completed; recent ones are still in review or under way. `want`
+    steers the draw towards a status (the caller checks it got it: a permit too young to
+    expire stays alive); `extend` grants the extension of the first deadline that passes."""
+    code, trade, rule = kind.code, kind.trade, kind.lifecycle
+    clamp = next_office_day
+    S = PermitStatus
     quick = trade in _QUICK_TRADES or code in ("ELECTRICAL-TEMP", "GREASE-INTERCEPTOR")
     if quick:
         lag = rng.choice((0, 0, 0, 1, 1, 2, 3))
@@ -1166,51 +1494,196 @@ def lifecycle(
         lag = int(rng.triangular(7, 30, 14))
     else:
         lag = int(rng.triangular(1, 21, 5))
+    age = (today - applied_on).days
+
+    if want in OPEN or want in (S.DENIED, S.WITHDRAWN):
+        assert want is not None
+        return _undecided(rng, want, applied_on, today)
     r = rng.random()
-    if r < 0.025:  # denied or withdrawn before issue
+    if want is None and age <= DRAFT_DAYS and r < 0.04:
+        return Lifecycle(S.DRAFT, applied_on)
+    if want is None and r < 0.025:  # denied or withdrawn before issue
         decided = clamp(applied_on + timedelta(days=rng.randint(3, 45)))
         if decided <= today:
-            status = PermitStatus.DENIED if r < 0.01 else PermitStatus.WITHDRAWN
+            status = S.DENIED if r < 0.01 else S.WITHDRAWN
             return Lifecycle(status, decided, reviewed_on=decided)
         lag = (today - applied_on).days + 10  # still pending
+    emergency = False
+    if rule is Rule.STREET_OPENING and in_frozen_ground_season(applied_on):
+        # §435-8 (Frozen ground): no openings from November 15 to May 1 but emergency
+        # excavations, whose application follows within two business days (§435-7).
+        if want is not None or rng.random() < 0.85:
+            emergency, lag = True, between(rng, 0, 2)
+        else:  # refused until the ground thaws
+            decided = clamp(applied_on + timedelta(days=between(rng, 3, 10)))
+            if decided <= today:
+                return Lifecycle(S.DENIED, decided, reviewed_on=decided)
+            return Lifecycle(S.IN_REVIEW, applied_on, reviewed_on=applied_on)
     issued = clamp(applied_on + timedelta(days=lag))
+    if want is not None and issued > today:
+        issued = applied_on  # issued over the counter
     if issued > today:
-        age = (today - applied_on).days
         if age < 1 or (quick and age < 2):
-            return Lifecycle(PermitStatus.APPLIED, applied_on)
+            return Lifecycle(S.APPLIED, applied_on)
         reviewed = clamp(applied_on + timedelta(days=1))
         if reviewed > today:
-            return Lifecycle(PermitStatus.APPLIED, applied_on)
+            return Lifecycle(S.APPLIED, applied_on)
         if (issued - today).days <= 3 and not quick:
             approved = max(reviewed, today - timedelta(days=rng.randint(0, 2)))
-            return Lifecycle(PermitStatus.APPROVED, approved, reviewed_on=approved)
-        return Lifecycle(PermitStatus.IN_REVIEW, reviewed, reviewed_on=reviewed)
+            return Lifecycle(S.APPROVED, approved, reviewed_on=approved, approved_on=approved)
+        return Lifecycle(S.IN_REVIEW, reviewed, reviewed_on=reviewed)
 
-    expires = add_months(issued, VALIDITY_MONTHS) if trade == "building" else None
+    requested = _requested_until(rng, rule, issued)
+    alive = PermitDates(rule, S.ISSUED, issued, requested_until=requested)
+    end = _issued_term(rule, issued, requested)
+    first = Lifecycle(S.ISSUED, issued, issued, end, requested_until=requested, emergency=emergency)
+
     r = rng.random()
-    if r < 0.006:
-        voided = clamp(issued + timedelta(days=rng.randint(1, 20)))
-        if voided <= today:
-            return Lifecycle(PermitStatus.VOID, voided, issued, expires)
-    elif r < 0.009:
-        revoked = clamp(issued + timedelta(days=rng.randint(15, 200)))
-        if revoked <= today:
-            return Lifecycle(PermitStatus.REVOKED, revoked, issued, expires)
-    start_lag = between(rng, 0, 10) if quick else between(rng, 1, 45)
-    commenced = clamp(issued + timedelta(days=start_lag))
-    if commenced > today:
-        return Lifecycle(PermitStatus.ISSUED, issued, issued, expires)
-    lo, hi = DURATION.get(code, DEFAULT_DURATION)
-    completed = clamp(commenced + timedelta(days=between(rng, lo, hi)))
-    never_finished = expires is not None and rng.random() < 0.05
-    if not never_finished and completed <= today and (expires is None or completed <= expires):
-        return Lifecycle(PermitStatus.COMPLETED, completed, issued, expires, commenced, completed)
-    if expires is not None and expires < today:
-        return Lifecycle(PermitStatus.EXPIRED, expires, issued, expires, commenced)
-    if rng.random() < 0.04:
-        held = min(today, clamp(commenced + timedelta(days=rng.randint(5, 60))))
-        return Lifecycle(PermitStatus.ON_HOLD, held, issued, expires, commenced)
-    return Lifecycle(PermitStatus.WORK_STARTED, commenced, issued, expires, commenced)
+    if want is S.VOID or (want is None and r < 0.006):
+        voided = min(clamp(issued + timedelta(days=between(rng, 1, 20))), today)
+        return replace(first, status=S.VOID, status_date=voided)
+    grounds = revocation_grounds(kind)
+    if grounds and (want is S.REVOKED or (want is None and 0.006 <= r < 0.009)):
+        latest = (end - issued).days - 1 if end is not None else 200
+        revoked = clamp(issued + timedelta(days=between(rng, 15, max(15, min(200, latest)))))
+        started = clamp(issued + timedelta(days=between(rng, 0, 10)))
+        if started < revoked <= today:
+            seen = _day_between(rng, max(started, revoked - timedelta(days=40)), revoked)
+            at_revocation = replace(alive, status=S.WORK_STARTED, commenced_on=started)
+            at_revocation = replace(at_revocation, last_activity_on=seen)
+            if lapsed(at_revocation, revoked) is None:
+                codes, details = rng.choice(grounds)
+                section = NL_REVOCATION_SECTION if code in NL_REVOCATIONS else "15.1.7(g)"
+                order = Order("revocation", revoked, revocation_text(codes, details), section)
+                return replace(
+                    first,
+                    status=S.REVOKED,
+                    status_date=revoked,
+                    commenced_on=started,
+                    last_activity_on=seen,
+                    order=order,
+                )
+
+    # Work starts, goes on, and is completed, or is still under way, or lapsed.
+    lo, hi = START_LAG.get(code, (0, 10) if quick else (1, 45))
+    commenced: date | None = clamp(issued + timedelta(days=between(rng, lo, hi)))
+    if rule is Rule.GREASE_INTERCEPTOR:
+        commenced = None  # an annual permit to operate (15.1.57): in force to December 31
+    elif want is S.ISSUED or (want is None and rule is Rule.BUILDING and rng.random() < 0.015):
+        commenced = None  # issued, and work has not started (yet, or ever)
+    last: date | None = None
+    if commenced is not None and commenced > today:
+        commenced = None
+    if commenced is not None:
+        lo, hi = DURATION.get(code, DEFAULT_DURATION)
+        completed = clamp(commenced + timedelta(days=between(rng, lo, hi)))
+        if want is S.COMPLETED and completed > today:
+            completed = max(
+                commenced, min(today, end or today) - timedelta(days=between(rng, 0, 5))
+            )
+        abandoned = want is S.EXPIRED or (
+            want is None
+            and end is not None
+            and rng.random() < (0.05 if trade == "building" else 0.02)
+        )
+        under_way = want in (S.WORK_STARTED, S.ON_HOLD) or (not abandoned and completed > today)
+        if not abandoned and not under_way:
+            if end is None or completed <= end:
+                return Lifecycle(
+                    S.COMPLETED,
+                    completed,
+                    issued,
+                    end,
+                    commenced,
+                    completed,
+                    last_activity_on=completed,
+                    requested_until=requested,
+                    emergency=emergency,
+                )
+            # Ran over its term: completed after all if the inspector extended it in time.
+            last = _day_between(rng, commenced, end)
+            state = replace(
+                alive, status=S.WORK_STARTED, commenced_on=commenced, last_activity_on=last
+            )
+            term = next(d for d in deadlines(state) if d.due == end)
+            if extend or (want is None and rng.random() < EXTENSION_CHANCE):
+                ext = _extension(rng, state, term, today)
+                if ext is not None and completed <= ext.until:
+                    moved = Extension(ext.deadline, ext.until, ext.reason)
+                    return Lifecycle(
+                        S.COMPLETED,
+                        completed,
+                        issued,
+                        term_end(replace(state, extensions=(moved,))),
+                        commenced,
+                        completed,
+                        last_activity_on=completed,
+                        requested_until=requested,
+                        emergency=emergency,
+                        extension=ext,
+                    )
+        elif abandoned:  # work stopped some time after it started and never resumed
+            last = _day_between(rng, commenced, min(commenced + timedelta(days=hi), today))
+        else:  # under way: work seen on site lately
+            last = _day_between(rng, max(commenced, today - timedelta(days=45)), today)
+    status = S.WORK_STARTED if commenced is not None else S.ISSUED
+    state = replace(alive, status=status, commenced_on=commenced, last_activity_on=last)
+    missed = lapsed(state, today)
+    extension = None
+    if missed is not None and (extend or (want is None and rng.random() < EXTENSION_CHANCE)):
+        extension = _extension(rng, state, missed, today)
+        if extension is not None:
+            state = replace(
+                state,
+                extensions=(Extension(extension.deadline, extension.until, extension.reason),),
+            )
+            missed = lapsed(state, today)
+    out = replace(
+        first,
+        status=status,
+        status_date=commenced or issued,
+        expires_on=term_end(state),
+        commenced_on=commenced,
+        last_activity_on=last,
+        extension=extension,
+    )
+    if missed is not None:  # the sweep marked it expired the morning after (sweep_lapsed)
+        return replace(
+            out, status=S.EXPIRED, status_date=missed.due + timedelta(days=1), lapsed=missed.code
+        )
+    # A stop-work order (15.1.12) on a permit under way: in force, or lifted lately.
+    reasons = stop_work_reasons(kind)
+    if commenced is None or last is None or not reasons or last < today - timedelta(days=45):
+        return out
+    roll = rng.random()
+    if want is S.ON_HOLD or (want is None and roll < ON_HOLD_CHANCE):
+        held = _day_between(rng, max(last, today - timedelta(days=40)), today)
+        text, section = rng.choice(reasons)
+        order = Order("stop_work", held, text, section)
+        return replace(out, status=S.ON_HOLD, status_date=held, last_activity_on=held, order=order)
+    if want is None and roll < ON_HOLD_CHANCE + LIFTED_CHANCE and last <= today - timedelta(days=5):
+        held = _day_between(rng, max(last, today - timedelta(days=50)), today - timedelta(days=5))
+        lifted = min(clamp(held + timedelta(days=between(rng, 2, 12))), today)
+        text, section = rng.choice(reasons)
+        notice = LIFT_NOTICE.format(day=f"{lifted:%B} {lifted.day}, {lifted.year}")
+        order = Order("stop_work", held, text, section, lifted, notice)
+        return replace(out, status_date=lifted, last_activity_on=lifted, order=order)
+    return out
+
+
+def _undecided(rng: random.Random, want: PermitStatus, applied_on: date, today: date) -> Lifecycle:
+    """An application not (yet) issued, in the status asked for."""
+    S = PermitStatus
+    if want in (S.DRAFT, S.APPLIED):
+        return Lifecycle(want, applied_on)
+    if want in (S.DENIED, S.WITHDRAWN):
+        decided = min(next_office_day(applied_on + timedelta(days=between(rng, 3, 30))), today)
+        return Lifecycle(want, decided, reviewed_on=decided)
+    reviewed = min(next_office_day(applied_on + timedelta(days=1)), today)
+    if want is S.APPROVED:
+        approved = _day_between(rng, reviewed, today)
+        return Lifecycle(want, approved, reviewed_on=approved, approved_on=approved)
+    return Lifecycle(want, reviewed, reviewed_on=reviewed)
 
 
 # --- credentials -------------------------------------------------------------------------------

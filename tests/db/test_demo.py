@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
@@ -20,13 +21,17 @@ from db.engine import sqlite_url
 from db.migrate import check
 from db.queries import is_demo
 from desk import demo_data
+from desk.clock import FixedClock
+from desk.domain.checklists import ItemState, template_for
 from desk.domain.enums import NUMBERED_STATUSES, PartyRole, PermitStatus
-from desk.domain.kinds import kind_by_code
+from desk.domain.kinds import kind_by_code, kinds_for
+from desk.domain.lifecycle import ACTIVE, Extension, PermitDates, Rule, lapsed
 from desk.domain.numbering import parse_number
-from desk.services import users
+from desk.services import checklists, lifecycle, users
 
 TODAY = date(2026, 11, 29)
 SPEC = DemoSpec(years=3, per_year=200, seed=1, today=TODAY)
+NL_SPEC = DemoSpec(municipality="new_lisbon", years=3, per_year=200, seed=1, today=TODAY)
 DATE_COLUMNS = ("applied_on", "issued_on", "expires_on", "commenced_on", "completed_on")
 
 
@@ -36,6 +41,7 @@ class Demo:
     database: Database
     summary: str
     progress: list[tuple[int, int]]
+    municipality: str = "glendale"
 
 
 def _build(path: Path, spec: DemoSpec, progress: list[tuple[int, int]] | None = None) -> Demo:
@@ -44,7 +50,7 @@ def _build(path: Path, spec: DemoSpec, progress: list[tuple[int, int]] | None = 
     with pytest.MonkeyPatch.context() as mp:  # argon2 at its lowest cost, as in conftest
         mp.setattr(users, "_hasher", PasswordHasher(time_cost=1, memory_cost=8, parallelism=1))
         summary = build_demo(database, spec, progress=lambda d, t: calls.append((d, t)))
-    return Demo(path, database, summary, calls)
+    return Demo(path, database, summary, calls, spec.municipality)
 
 
 @pytest.fixture(scope="module")
@@ -52,6 +58,20 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Demo]:
     built = _build(tmp_path_factory.mktemp("demo") / "demo.db", SPEC)
     yield built
     built.database.close()
+
+
+@pytest.fixture(scope="module")
+def nl_demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Demo]:
+    built = _build(tmp_path_factory.mktemp("nl_demo") / "demo.db", NL_SPEC)
+    yield built
+    built.database.close()
+
+
+@pytest.fixture(params=["glendale", "new_lisbon"])
+def either(request: pytest.FixtureRequest) -> Demo:
+    """The Glendale demo, then the New Lisbon one."""
+    built: Demo = request.getfixturevalue("demo" if request.param == "glendale" else "nl_demo")
+    return built
 
 
 def _dump(path: Path) -> dict[str, list[tuple[object, ...]]]:
@@ -69,6 +89,9 @@ def _dump(path: Path) -> dict[str, list[tuple[object, ...]]]:
             "permit_search_term",
             "number_counter",
             "audit_event",
+            "permit_checklist_item",
+            "permit_order",
+            "permit_extension",
         ]
         return {t: conn.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall() for t in tables}
     finally:
@@ -80,6 +103,15 @@ def _permits(demo: Demo) -> list[sqlite3.Row]:
     conn.row_factory = sqlite3.Row
     try:
         return conn.execute("SELECT * FROM permit ORDER BY id").fetchall()
+    finally:
+        conn.close()
+
+
+def _rows(demo: Demo, table: str, where: str = "") -> list[sqlite3.Row]:
+    conn = sqlite3.connect(demo.path)
+    conn.row_factory = sqlite3.Row
+    try:
+        return conn.execute(f"SELECT * FROM {table} {where} ORDER BY id").fetchall()
     finally:
         conn.close()
 
@@ -173,6 +205,7 @@ def test_applications_arrive_on_office_days_mostly_in_the_building_season(demo: 
 
 def test_statuses_and_dates_tell_a_consistent_story(demo: Demo) -> None:
     statuses = set()
+    moved = {e["permit_id"] for e in _rows(demo, "permit_extension", "WHERE deadline = 'complete'")}
     for p in _permits(demo):
         status = PermitStatus(p["status"])
         statuses.add(status)
@@ -191,8 +224,8 @@ def test_statuses_and_dates_tell_a_consistent_story(demo: Demo) -> None:
         if status in (PermitStatus.APPLIED, PermitStatus.IN_REVIEW, PermitStatus.APPROVED):
             assert (TODAY - applied).days < 60  # old applications were decided long ago
         kind = kind_by_code("glendale", p["kind"])
-        if issued is not None and kind.trade == "building":
-            assert _day(p["expires_on"]) == demo_data.add_months(issued, 18)  # 15.1.8
+        if issued is not None and kind.lifecycle is Rule.BUILDING and p["id"] not in moved:
+            assert _day(p["expires_on"]) == demo_data.add_months(issued, 18)  # 15.1.8(c)
         assert p["permit_class"] == kind.permit_class.value
         assert p["work_class"] == kind.work_class.value
     assert {PermitStatus.COMPLETED, PermitStatus.ISSUED, PermitStatus.WORK_STARTED} <= statuses
@@ -259,8 +292,8 @@ def test_every_permit_has_a_history_and_an_issued_one_records_its_number(demo: D
             assert [e.at for e in history] == sorted((e.at for e in history), reverse=True)
 
 
-def test_db_check_finds_no_problem(demo: Demo) -> None:
-    assert check(demo.database.engine) == []
+def test_db_check_finds_no_problem(either: Demo) -> None:
+    assert check(either.database.engine) == []
 
 
 @pytest.mark.parametrize("username", [u for u, _, _ in DEMO_USERS])
@@ -327,3 +360,295 @@ def test_is_demo_is_true_for_a_demo_database_and_false_for_an_empty_one(
             assert not is_demo(conn)
     finally:
         empty.close()
+
+
+# --- every kind, every status, checklists in every state (issue 4) --------------------------
+
+
+def _user_id(demo: Demo, username: str) -> int:
+    with demo.database.read() as conn:
+        u = schema.app_user
+        return int(conn.execute(select(u.c.id).where(u.c.username == username)).scalar_one())
+
+
+def _municipality_id(demo: Demo) -> int:
+    with demo.database.read() as conn:
+        found = queries.municipality_by_key(conn, demo.municipality)
+    assert found is not None
+    return found[0]
+
+
+def _statuses(demo: Demo) -> dict[int, PermitStatus]:
+    return {p["id"]: PermitStatus(p["status"]) for p in _permits(demo)}
+
+
+def test_every_kind_appears_a_handful_of_times_and_recently_with_its_checklist(
+    either: Demo,
+) -> None:
+    kinds = kinds_for(either.municipality)
+    counted = Counter(p["kind"] for p in _permits(either))
+    assert {k.code: min(counted[k.code], 5) for k in kinds} == {k.code: 5 for k in kinds}
+    conn = sqlite3.connect(either.path)
+    try:
+        with_checklist = {
+            kind
+            for (kind,) in conn.execute(
+                "SELECT DISTINCT p.kind FROM permit p "
+                "JOIN permit_checklist_item c ON c.permit_id = p.id"
+            )
+        }
+    finally:
+        conn.close()
+    assert with_checklist == {k.code for k in kinds if template_for(either.municipality, k.code)}
+
+
+def test_every_status_appears(either: Demo) -> None:
+    counted = Counter(_statuses(either).values())
+    assert set(counted) == set(PermitStatus)
+    assert all(n >= 2 for n in counted.values()), counted
+    # Open applications are recent; the register is mostly work completed.
+    assert counted[PermitStatus.COMPLETED] > len(_permits(either)) * 0.8
+
+
+def test_checklist_items_are_in_every_state_and_a_waiver_says_why_and_who(either: Demo) -> None:
+    items = _rows(either, "permit_checklist_item")
+    assert {ItemState(r["state"]) for r in items} == set(ItemState)
+    inspector, clerk = _user_id(either, "inspector"), _user_id(either, "clerk")
+    waived = {r["id"]: r for r in items if r["state"] == ItemState.WAIVED}
+    assert waived
+    for r in waived.values():
+        assert r["reason"].strip() and r["by_user_id"] == inspector and r["at"] is not None
+    for r in items:
+        if r["state"] in (ItemState.RECEIVED, ItemState.NOT_APPLICABLE):
+            assert r["by_user_id"] == clerk and r["at"] is not None and not r["reason"]
+        if r["state"] == ItemState.OPEN:
+            assert r["by_user_id"] is None and r["at"] is None
+    # 15.1.7(c): each waiver is in the permit's history, by the inspector, with its reason.
+    audit = _rows(either, "audit_event", "WHERE entity = 'permit_checklist_item'")
+    assert {a["entity_id"] for a in audit} == set(waived)
+    for a in audit:
+        changes = {c["field"]: c["new"] for c in json.loads(a["changes"])}
+        item = waived[a["entity_id"]]
+        assert a["user_id"] == inspector and a["permit_id"] == item["permit_id"]
+        assert changes["state"] == "waived" and changes["reason"] == item["reason"]
+
+
+def test_issued_permits_have_settled_checklists_that_issuance_accepts(either: Demo) -> None:
+    statuses = _statuses(either)
+    issued_on = {p["id"]: _day(p["issued_on"]) for p in _permits(either)}
+    items = _rows(either, "permit_checklist_item")
+    numbered = {r["permit_id"] for r in items if statuses[r["permit_id"]] in NUMBERED_STATUSES}
+    assert len(numbered) > 100
+    assert not [r["id"] for r in items if r["permit_id"] in numbered and r["state"] == "open"]
+    for permit_id in sorted(numbered)[::4]:
+        day = issued_on[permit_id]
+        assert day is not None
+        # What issue_permit checks, on the day it was issued.
+        assert checklists.checklist_shortfalls(either.database.uow(), permit_id, day) == []
+
+
+def test_open_applications_show_what_is_missing_and_some_are_ready(demo: Demo) -> None:
+    statuses = _statuses(demo)
+    waiting = [
+        i
+        for i, s in statuses.items()
+        if s in (PermitStatus.APPLIED, PermitStatus.IN_REVIEW, PermitStatus.APPROVED)
+    ]
+    found = {i: checklists.checklist_shortfalls(demo.database.uow(), i, TODAY) for i in waiting}
+    missing = [i for i, s in found.items() if any("not received" in x for x in s)]
+    assert missing, found
+    assert any(not s for s in found.values()), found
+
+
+def test_one_open_application_has_a_survey_more_than_a_year_old(demo: Demo) -> None:
+    statuses = _statuses(demo)
+    old = []
+    for r in _rows(demo, "permit_checklist_item", "WHERE code = 'survey.date'"):
+        status = statuses[r["permit_id"]]
+        if status in NUMBERED_STATUSES or status in (PermitStatus.WITHDRAWN, PermitStatus.DENIED):
+            continue
+        dated = _day(r["value_date"])
+        if dated is not None and dated < TODAY - timedelta(days=366):
+            old.append((r["permit_id"], dated))
+    assert old
+    permit_id, dated = old[0]
+    # The issue dialog's shortfall, and the only one of its checklist (15.1.7(b)(2)).
+    assert checklists.checklist_shortfalls(demo.database.uow(), permit_id, TODAY) == [
+        f"Survey dated {dated.isoformat()} is more than one year old (15.1.7(b)(2))"
+    ]
+
+
+def test_the_lapse_sweep_on_the_demo_day_expires_nothing_and_a_week_later_only_what_fell_due(
+    either: Demo, tmp_path: Path
+) -> None:
+    copy = tmp_path / "copy.db"
+    source, target = sqlite3.connect(either.path), sqlite3.connect(copy)
+    try:
+        source.backup(target)
+    finally:
+        source.close()
+        target.close()
+    database = open_database(sqlite_url(copy))
+    try:
+        muni = _municipality_id(either)
+        today = FixedClock(TODAY)
+        due = lifecycle.lapsing_within(database.uow(), today, muni, 6)
+        assert lifecycle.sweep_lapsed(database.uow(), today, muni) == []
+        week = lifecycle.sweep_lapsed(database.uow(), FixedClock(TODAY + timedelta(7)), muni)
+    finally:
+        database.close()
+    assert {x.permit_id for x in week} == {d.permit_id for d in due}
+    assert len(week) <= 6
+
+
+def test_on_hold_permits_have_an_open_stop_work_order(either: Demo) -> None:
+    statuses = _statuses(either)
+    status_date = {p["id"]: _day(p["status_date"]) for p in _permits(either)}
+    inspector = _user_id(either, "inspector")
+    orders = _rows(either, "permit_order", "WHERE kind = 'stop_work'")
+    in_force = {o["permit_id"]: o for o in orders if o["lifted_on"] is None}
+    held = {i for i, s in statuses.items() if s is PermitStatus.ON_HOLD}
+    assert held and set(in_force) == held
+    for permit_id, o in in_force.items():
+        served = _day(o["issued_on"])
+        assert served == status_date[permit_id] and served is not None and served.weekday() < 5
+        assert o["reasons"].strip() and o["by_user_id"] == inspector and not o["lift_notice"]
+        if either.municipality == "glendale":
+            assert o["section"] == "15.1.12"
+        else:
+            assert o["section"].startswith("§435-")
+    for o in orders:
+        if o["lifted_on"] is not None:  # lifted by written notice: work resumed (15.1.12)
+            assert statuses[o["permit_id"]] is PermitStatus.WORK_STARTED
+            assert o["lift_notice"].startswith("Violation corrected")
+            assert _day(o["lifted_on"]) == status_date[o["permit_id"]]
+
+
+def test_revoked_permits_have_a_revocation_order_with_its_reasons(either: Demo) -> None:
+    statuses = _statuses(either)
+    status_date = {p["id"]: _day(p["status_date"]) for p in _permits(either)}
+    orders = {o["permit_id"]: o for o in _rows(either, "permit_order", "WHERE kind = 'revocation'")}
+    revoked = {i for i, s in statuses.items() if s is PermitStatus.REVOKED}
+    assert revoked and set(orders) == revoked
+    section = (
+        "15.1.7(g)" if either.municipality == "glendale" else "§435-10 (Conditions of occupancy)"
+    )
+    for permit_id, o in orders.items():
+        assert _day(o["issued_on"]) == status_date[permit_id]
+        assert o["section"] == section
+        assert any(text in o["reasons"] for text in lifecycle.REVOCATION_REASONS.values())
+
+
+def _dates(p: sqlite3.Row, rule: Rule, extensions: list[sqlite3.Row]) -> PermitDates:
+    return PermitDates(
+        rule=rule,
+        status=PermitStatus(p["status"]),
+        issued_on=_day(p["issued_on"]),
+        approved_on=_day(p["approved_on"]),
+        commenced_on=_day(p["commenced_on"]),
+        last_activity_on=_day(p["last_activity_on"]),
+        requested_until=_day(p["requested_until"]),
+        extensions=tuple(
+            Extension(e["deadline"], date.fromisoformat(e["until"]), e["reason"])
+            for e in extensions
+        ),
+    )
+
+
+def test_expiry_dates_and_lapses_follow_the_deadline_rules(either: Demo) -> None:
+    by_permit: dict[int, list[sqlite3.Row]] = {}
+    for e in _rows(either, "permit_extension"):
+        by_permit.setdefault(e["permit_id"], []).append(e)
+    expired = 0
+    for p in _permits(either):
+        status = PermitStatus(p["status"])
+        if status not in NUMBERED_STATUSES:
+            continue
+        rule = kind_by_code(either.municipality, p["kind"]).lifecycle
+        dates = _dates(p, rule, by_permit.get(p["id"], []))
+        # The term the app sets on issue and on each extension.
+        assert _day(p["expires_on"]) == lifecycle.term_end(dates), p["id"]
+        if status in ACTIVE:
+            assert lapsed(dates, TODAY) is None, p["id"]
+        if status is PermitStatus.EXPIRED:  # the morning after its first deadline passed
+            expired += 1
+            on = _day(p["status_date"])
+            assert on is not None
+            missed = lapsed(replace(dates, status=PermitStatus.WORK_STARTED), on)
+            assert missed is not None and missed.due == on - timedelta(days=1), p["id"]
+    assert expired >= 2
+
+
+def test_extensions_name_the_deadline_a_reason_and_the_inspector(either: Demo) -> None:
+    inspector = _user_id(either, "inspector")
+    statuses = _statuses(either)
+    extensions = _rows(either, "permit_extension")
+    assert extensions
+    for e in extensions:
+        assert e["deadline"] in ("start", "resume", "complete", "expires")
+        assert e["reason"].strip() and e["by_user_id"] == inspector and e["at"] is not None
+    assert sum(1 for e in extensions if statuses[e["permit_id"]] in ACTIVE) >= 2
+
+
+def test_the_history_is_in_time_order_and_records_each_order_extension_and_lapse(
+    either: Demo,
+) -> None:
+    audit = _rows(either, "audit_event")
+    ats = [a["at"] for a in audit]
+    assert ats == sorted(ats)  # ids follow time: the History tab lists newest first by id
+    created = {(a["entity"], a["entity_id"]): a for a in audit if a["action"] == "create"}
+    inspector = _user_id(either, "inspector")
+    for table, field in (("permit_order", "reasons"), ("permit_extension", "reason")):
+        for row in _rows(either, table):
+            a = created[(table, row["id"])]
+            assert a["permit_id"] == row["permit_id"] and a["user_id"] == inspector
+            changes = {c["field"]: c["new"] for c in json.loads(a["changes"])}
+            assert changes[field] == row[field]
+    last: dict[int, sqlite3.Row] = {}
+    for a in audit:
+        if a["entity"] == "permit":
+            last[a["entity_id"]] = a
+    for p in _permits(either):
+        changes = {c["field"]: c["new"] for c in json.loads(last[p["id"]]["changes"])}
+        if p["status"] == "expired":  # by the lapse sweep, with no one signed in
+            assert last[p["id"]]["user_id"] is None
+            assert changes == {"status": "expired", "status_date": p["status_date"]}
+        elif "status" in changes:
+            assert changes["status"] == p["status"]
+
+
+def test_a_demo_on_either_backend_leaves_the_services_working(
+    database: Database,
+) -> None:
+    """PostgreSQL too: the sequences follow the demo's own ids, so the next order, extension
+    and checklist mark the services make get fresh ones."""
+    build_demo(database, DemoSpec(years=1, per_year=300, seed=3, today=TODAY))
+    clock = FixedClock(TODAY)
+    with database.read() as conn:
+        found = queries.municipality_by_key(conn, "glendale")
+        assert found is not None
+        muni = found[0]
+        p, o = schema.permit, schema.permit_order
+        top_order = conn.execute(select(func.max(o.c.id))).scalar_one()
+        working = conn.scalars(
+            select(p.c.id)
+            .where(p.c.status == PermitStatus.WORK_STARTED, p.c.kind == "RES-REMODEL")
+            .order_by(p.c.id)
+        ).all()
+        waiting = conn.scalars(
+            select(p.c.id).where(p.c.status == PermitStatus.IN_REVIEW).order_by(p.c.id)
+        ).all()
+    assert lifecycle.sweep_lapsed(database.uow(), clock, muni) == []
+    inspector = users.authenticate(database.uow(), "inspector", DEMO_PASSWORD)
+    order = lifecycle.issue_stop_work_order(
+        database.uow(), clock, inspector, working[0], "Stairs without handrails", "15.1.12"
+    )
+    assert order > top_order
+    lifecycle.extend_deadline(
+        database.uow(), clock, inspector, working[-1], "complete", TODAY + timedelta(900), "Demo"
+    )
+    _, lines = checklists.checklist_lines(database.uow(), waiting[0])
+    checklists.mark_item(
+        database.uow(), clock, inspector, waiting[0], lines[0].code, ItemState.WAIVED, reason="Demo"
+    )
+    assert check(database.engine) == []
