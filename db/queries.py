@@ -101,6 +101,7 @@ def permit_detail(conn: Connection, permit_id: int) -> PermitDetail | None:
             pc.c.pin,
             pc.c.legal_description,
             pc.c.zoning_district,
+            pc.c.sewer_delinquent,
             lst.c.address,
             m.c.key.label("municipality_key"),
             u.c.full_name.label("issued_by_name"),
@@ -166,6 +167,19 @@ def permit_detail(conn: Connection, permit_id: int) -> PermitDetail | None:
         completed_on=row.completed_on,
         issued_by=row.issued_by_name or "",
         parties=parties,
+        areas=tuple((str(k), int(v)) for k, v in (row.areas or {}).items()),
+        stories=row.stories,
+        volume_cuft=row.volume_cuft,
+        occupancy_class=row.occupancy_class,
+        construction_type=row.construction_type,
+        disturbed_acres=row.disturbed_acres,
+        work_details=tuple((str(k), str(v)) for k, v in (row.work_details or {}).items()),
+        emergency=row.emergency,
+        work_began_before_permit=row.work_began_before_permit,
+        damage_percent=row.damage_percent,
+        sewer_permission=row.sewer_permission,
+        sewer_delinquent=bool(row.sewer_delinquent),
+        parcel_id=row.parcel_id,
     )
 
 

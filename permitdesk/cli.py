@@ -39,8 +39,11 @@ def build_parser() -> argparse.ArgumentParser:
     gui.add_argument(
         "--view",
         default="permits",
-        help="view to render: permits, permit:NUMBER[:history], fees (fee schedules, for an "
-        "administrator) or calculator (the fee calculator; a sample quote for Glendale)",
+        help="view to render: permits; permit:NUMBER[:TAB] with TAB summary, parties, work, "
+        "checklist, fees or history; permit:#ID[:TAB] for an application with no number yet; "
+        "permit:#ID:issue (the issue dialog, for an inspector); fees (fee schedules, for an "
+        "administrator); calculator (the fee calculator; a sample quote for Glendale); intake; "
+        "inspections[:requests|day|week|orders] (the Inspections section)",
     )
     gui.add_argument("--size", default="1280x800", help="window size for --screenshot, WxH")
     gui.add_argument("--user", help="sign in as this user (required for --screenshot on real data)")
@@ -82,6 +85,13 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--municipality", required=True, metavar="KEY", help="e.g. glendale")
     q.add_argument("--db", metavar="PATH", help="price with this database's schedule")
     q.add_argument("--on", metavar="YYYY-MM-DD", help="the date whose version applies (today)")
+    report = sub.add_parser("report", help="print reports")
+    reportsub = report.add_subparsers(dest="report_command", required=True, parser_class=_Parser)
+    route = reportsub.add_parser("route-sheet", help="an inspector's day as a PDF route sheet")
+    _add_db_options(route)
+    route.add_argument("--inspector", required=True, metavar="NAME", help="user name or full name")
+    route.add_argument("--date", required=True, metavar="YYYY-MM-DD")
+    route.add_argument("--pdf", required=True, metavar="F", help="the PDF file to write")
     return parser
 
 
@@ -268,12 +278,46 @@ def cmd_lifecycle(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_report(args: argparse.Namespace) -> int:
+    from datetime import date
+
+    from db import inspection_queries, queries
+    from db.database import open_database
+
+    if args.report_command == "route-sheet":
+        try:
+            day = date.fromisoformat(args.date)
+        except ValueError:
+            raise UsageError(f"--date '{args.date}' is not a date YYYY-MM-DD") from None
+        if args.db and not Path(args.db).exists():
+            raise UsageError(f"no database file at {args.db}")
+        database = open_database(_url(args), create=False)
+        try:
+            with database.read() as conn:
+                who = inspection_queries.user_by_name(conn, args.inspector)
+                if who is None:
+                    raise UsageError(f"no user named '{args.inspector}'")
+                muni = queries.first_municipality(conn)
+                if muni is None:
+                    raise UsageError("the database has no municipality yet")
+                sheet = inspection_queries.route_sheet(conn, muni[0], who[0], day)
+        finally:
+            database.close()
+        from reports.route_sheet import render_route_sheet
+
+        out = Path(args.pdf)
+        render_route_sheet(sheet, out)
+        print(f"{len(sheet.stops)} stop(s) for {sheet.inspector_name} on {day.isoformat()}: {out}")
+    return 0
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "gui": cmd_gui,
     "demo": cmd_demo,
     "db": cmd_db,
     "fees": cmd_fees,
     "lifecycle": cmd_lifecycle,
+    "report": cmd_report,
 }
 
 

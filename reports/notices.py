@@ -35,6 +35,14 @@ _TEXT = {
         "placard_body": "By order of the Building Inspector. This order may not be removed "
         "except by written notice of the Building Inspector (15.1.12).",
     },
+    "lifted": {
+        "title": "Notice Lifting Stop-Work Order",
+        "body": (
+            "Satisfactory evidence has been supplied that the violations stated in the stop-work "
+            "order below have been corrected. By this written notice of the Building Inspector "
+            "the order is removed and work may resume (15.1.12)."
+        ),
+    },
     "revocation": {
         "title": "Notice of Revocation of Permit",
         "placard": "PERMIT REVOKED",
@@ -80,7 +88,13 @@ def _facts(n: OrderNotice, st: dict[str, ParagraphStyle]) -> Table:
 def render_order_notice(n: OrderNotice, out: Path) -> None:
     regular, bold = register_fonts()
     st = styles(regular, bold)
+    lifted = n.kind == "stop_work" and n.lifted_on is not None
     text = _TEXT[n.kind]
+    title = _TEXT["lifted"]["title"] if lifted else text["title"]
+    body_text = _TEXT["lifted"]["body"] if lifted else text["body"]
+    if not lifted and n.section and n.section not in body_text:
+        # An order under 15.1.90(b)(2) or 15.2.10 names its own section too.
+        body_text += f" This order is issued under {n.section}."
     big = ParagraphStyle(
         "big",
         st["base"],
@@ -104,11 +118,11 @@ def render_order_notice(n: OrderNotice, out: Path) -> None:
     ]
     story: list[Flowable] = [
         *header(n.municipality_name, list(n.letterhead), st),
-        para(text["title"], st["title"]),
+        para(title, st["title"]),
         Spacer(1, 8),
         _facts(n, st),
         Spacer(1, 10),
-        para(text["body"], body),
+        para(body_text, body),
         Spacer(1, 8),
         para("Reasons", st["head"]),
         para(n.reasons, body),
@@ -120,27 +134,32 @@ def render_order_notice(n: OrderNotice, out: Path) -> None:
             para(n.lift_notice, body),
         ]
     story += signature
-    story += [
-        PageBreak(),
-        Spacer(1, 1.2 * inch),
-        para(text["placard"], big),
-        Spacer(1, 24),
-        para(n.address, ParagraphStyle("addr", centred, fontName=bold, fontSize=20, leading=26)),
-        Spacer(1, 8),
-        para(f"Permit {n.permit_number or '#' + str(n.permit_id)} — {day(n.issued_on)}", centred),
-        Spacer(1, 24),
-        para(text["placard_body"], centred),
-        Spacer(1, 36),
-        para(n.municipality_name, centred),
-        para(", ".join(who), centred),
-    ]
+    if not lifted:  # the placard is posted with the order; a lift notice takes it down
+        story += [
+            PageBreak(),
+            Spacer(1, 1.2 * inch),
+            para(text["placard"], big),
+            Spacer(1, 24),
+            para(
+                n.address, ParagraphStyle("addr", centred, fontName=bold, fontSize=20, leading=26)
+            ),
+            Spacer(1, 8),
+            para(
+                f"Permit {n.permit_number or '#' + str(n.permit_id)} — {day(n.issued_on)}", centred
+            ),
+            Spacer(1, 24),
+            para(text["placard_body"], centred),
+            Spacer(1, 36),
+            para(n.municipality_name, centred),
+            para(", ".join(who), centred),
+        ]
 
     def footer(canvas: Any, document: Any) -> None:
         canvas.saveState()
         canvas.setFont(regular, 7.5)
         canvas.setFillColor(MUTED)
         canvas.drawString(
-            MARGIN, 0.5 * inch, f"{n.municipality_name} — {text['title'].lower()} #{n.order_id}"
+            MARGIN, 0.5 * inch, f"{n.municipality_name} — {title.lower()} #{n.order_id}"
         )
         canvas.drawRightString(letter[0] - MARGIN, 0.5 * inch, f"Page {document.page}")
         canvas.restoreState()
@@ -153,7 +172,7 @@ def render_order_notice(n: OrderNotice, out: Path) -> None:
         rightMargin=MARGIN,
         topMargin=MARGIN,
         bottomMargin=MARGIN,
-        title=f"{text['title']} — {n.permit_number or n.permit_id}",
+        title=f"{title} — {n.permit_number or n.permit_id}",
         author=n.municipality_name,
     )
     doc.build(story, onFirstPage=footer, onLaterPages=footer)

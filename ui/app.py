@@ -24,7 +24,7 @@ from ui import dialogs
 from ui.presenters.first_run import municipality_choices
 from ui.presenters.login import DEMO_NOTE
 from ui.presenters.session import Session
-from ui.presenters.views import ViewSpec, parse_view
+from ui.presenters.views import INSPECTION_PAGES, ISSUE, ViewSpec, parse_view
 from ui.settings import APPLICATION, ORGANIZATION
 
 APP_TITLE = "Permit Desk"
@@ -109,7 +109,7 @@ def take_screenshot(
     search: str,
 ) -> None:
     """Render the view offscreen and save it; StartError/DeskError say why it cannot."""
-    from ui.main_window import MainWindow
+    from ui.main_window import DEADLINES, MainWindow
     from ui.views.fee_schedules import SECTION_TITLE as FEE_SCHEDULES
 
     app = application()
@@ -124,13 +124,41 @@ def take_screenshot(
             window.permits_view.set_search_now(search)
         process_events(app)
         if spec.section == "permit":
-            with database.read() as conn:
-                permit_id = permit_id_by_number(conn, session.municipality_id, spec.permit_number)
+            permit_id = spec.permit_id
             if permit_id is None:
-                raise StartError(f"no permit numbered '{spec.permit_number}'")
+                with database.read() as conn:
+                    permit_id = permit_id_by_number(
+                        conn, session.municipality_id, spec.permit_number
+                    )
+                if permit_id is None:
+                    raise StartError(f"no permit numbered '{spec.permit_number}'")
             permit_window = window.open_permit(permit_id)
-            permit_window.select_tab(spec.tab)
+            if permit_window.presenter is None:
+                raise StartError(f"no permit or application #{permit_id}")
             shown = permit_window
+            if spec.tab == ISSUE:
+                dialog = permit_window.open_issue_dialog()
+                if dialog is None:
+                    raise StartError(
+                        f"{permit_window.presenter.title} cannot be issued by "
+                        f"{session.actor.username} (issued already, withdrawn or denied, or "
+                        "not an inspector: use --user)"
+                    )
+                shown = dialog
+            else:
+                try:
+                    permit_window.select_tab(spec.tab)
+                except KeyError as e:
+                    raise StartError(str(e.args[0])) from e
+            process_events(app)
+        if spec.section == "inspections":
+            from ui.views.inspections import SECTION_TITLE as INSPECTIONS
+
+            window.show_section(INSPECTIONS)
+            window.inspections_view.pages.setCurrentIndex(INSPECTION_PAGES.index(spec.tab))
+            process_events(app)
+        if spec.section == "deadlines":
+            window.show_section(DEADLINES)
             process_events(app)
         if spec.section == "fees":
             if window.fee_schedules_view is None:

@@ -28,6 +28,8 @@ from ui.views.deadlines import DeadlinesView
 from ui.views.fee_calculator import FeeCalculatorWindow, open_calculator
 from ui.views.fee_schedules import SECTION_TITLE as FEE_SCHEDULES
 from ui.views.fee_schedules import FeeSchedulesView
+from ui.views.inspections import SECTION_TITLE as INSPECTIONS
+from ui.views.inspections import InspectionsView
 from ui.views.intake import IntakeWindow, open_intake
 from ui.views.permits import PermitsView
 
@@ -68,6 +70,9 @@ class MainWindow(QMainWindow):
         self.deadlines_view = DeadlinesView(database, session, self.clock, self)
         self.deadlines_view.open_permit.connect(self.open_permit)
         self.sections.append((DEADLINES, self.deadlines_view))
+        self.inspections_view = InspectionsView(database, session, self.clock, self)
+        self.inspections_view.open_permit.connect(self.open_permit)
+        self.sections.append((INSPECTIONS, self.inspections_view))
         self.fee_schedules_view: FeeSchedulesView | None = None
         if allowed(session.actor, Permission.MANAGE_FEES):
             self.fee_schedules_view = FeeSchedulesView(
@@ -216,6 +221,8 @@ class MainWindow(QMainWindow):
             view.load()
         if widget is self.deadlines_view:
             self.deadlines_view.load()  # always fresh: deadlines move with every change
+        if widget is self.inspections_view:
+            self.inspections_view.load()  # requests come in from every workstation
 
     def _schedule_changed(self) -> None:
         """A new fee schedule version: the calculator prices with it from now on."""
@@ -234,7 +241,7 @@ class MainWindow(QMainWindow):
         """Show the permit's window, creating it the first time (one window per permit)."""
         window = self.permit_windows.get(permit_id)
         if window is None:
-            context = PermitContext(self.database, self.session, permit_id)
+            context = PermitContext(self.database, self.session, permit_id, self.clock)
             window = PermitWindow(context, self, remember_geometry=self.remember_geometry)
             window.closed.connect(self._permit_closed)
             self.permit_windows[permit_id] = window

@@ -74,9 +74,10 @@ KNOWN_FACTS = frozenset(FACTS)
 
 
 def permit_facts(permit: Any, extra: Mapping[str, Value] | None = None) -> dict[str, Value]:
-    """The facts of a permit (the Permit entity or a PermitDetail row): the attributes it has,
-    plus `extra`. A permit kind's defining facts come first; later issues add volume, acreage
-    etc. to the permit, and they are picked up here by name."""
+    """The facts of a permit (the Permit entity, a permit table row or a PermitDetail): the
+    attributes it has, plus `extra`. The work facts the intake form records (stories,
+    volume_cuft, disturbed_acres, emergency: revision 0006) are picked up here by name; a fact
+    left empty (None) stays unknown, so its items show as required until it is recorded."""
     facts: dict[str, Value] = {}
     for name in FACTS:
         value = getattr(permit, name, None)

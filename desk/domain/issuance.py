@@ -1,4 +1,5 @@
-"""Holds on issuance that come from the calendar and the street, not from a checklist.
+"""Holds on issuance that come from the calendar, the street, the parcel's sewer taxes and the
+building's condition, not from a checklist.
 
 New Lisbon §435-8 (Frozen ground): "No openings ... shall be permitted between November 15 and
 May 1 except where it is determined ... to be an emergency excavation." Both days are inside
@@ -7,12 +8,22 @@ the season.
 excavate said street for a period of five years after the date of improvement or repaving unless,
 in the opinion of the Common Council ... it is absolutely essential": the opening is allowed from
 the fifth anniversary on, or earlier with the council's approval on record.
+Glendale 15.1.36 (Sewer improvement tax): "No permit shall be issued for any sewer connection
+... while there is outstanding against the premises ... any delinquency in the payment of any tax
+or assessment for ... any sewer ..., except in cases where special permission to do so has been
+granted by the Plumbing Inspector."
+Glendale 15.1.9(b) (Moving damaged buildings): no building "damaged ... fifty percent (50%) or
+more of its equalized value by any cause" may be repaired, altered or moved, "and no permit shall
+be granted"; 15.1.3(d)(3): no alterations or moving of a building deteriorated beyond 50%, and
+15.1.3(c)(3) applies that to additions too.
 """
 
 from __future__ import annotations
 
 from datetime import date
 
+from desk.domain.enums import WorkClass
+from desk.domain.kinds import PermitKind
 from desk.domain.lifecycle import add_months
 
 FROZEN_FROM = (11, 15)
@@ -45,3 +56,44 @@ def street_opening_holds(
             "record (§435-8, Excavation in new streets limited)."
         )
     return out
+
+
+# 15.1.36: the kinds that connect to the public sewer (Glendale's plumbing and sewer/water
+# connection permits; a grease interceptor's annual permit connects nothing new).
+SEWER_CONNECTION_KINDS = frozenset({"PLUMBING", "SEWER-WATER"})
+# 15.1.9(b), 15.1.3(d)(3), 15.1.3(c)(3): building work on an existing building. COM-NEW is
+# "new building or addition": its damage is only recorded for an addition.
+DAMAGE_WORK = frozenset(
+    {WorkClass.ADDITION, WorkClass.ALTERATION, WorkClass.REPAIR, WorkClass.MOVE}
+)
+DAMAGE_KINDS = frozenset({"COM-NEW"})
+DAMAGE_LIMIT_PERCENT = 50
+
+
+def sewer_tax_holds(kind: PermitKind, pin: str, delinquent: bool, permission: str) -> list[str]:
+    """15.1.36: a sewer connection waits for the delinquency to be paid, or for the Plumbing
+    Inspector's special permission on record."""
+    if kind.code not in SEWER_CONNECTION_KINDS or not delinquent or permission.strip():
+        return []
+    return [
+        f"Sewer tax or assessment on parcel {pin} is delinquent; the Plumbing Inspector's "
+        "special permission is not recorded (15.1.36)"
+    ]
+
+
+def damage_applies(kind: PermitKind) -> bool:
+    """Whether the 50% damage rule concerns this kind of permit (building work on an existing
+    building: repairs, alterations, additions, moving)."""
+    return kind.trade == "building" and (
+        kind.work_class in DAMAGE_WORK or kind.code in DAMAGE_KINDS
+    )
+
+
+def damage_holds(kind: PermitKind, damage_percent: int | None) -> list[str]:
+    """15.1.9(b): "fifty percent (50%) or more" of equalized value, as the inspector found it."""
+    if damage_percent is None or damage_percent < DAMAGE_LIMIT_PERCENT or not damage_applies(kind):
+        return []
+    return [
+        f"The building was damaged 50% or more of its equalized value ({damage_percent}%) and "
+        "may not be repaired, altered or moved (15.1.9(b), 15.1.3(d)(3))"
+    ]

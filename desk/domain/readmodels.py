@@ -56,6 +56,20 @@ class PermitDetail:
     completed_on: date | None
     issued_by: str
     parties: tuple[PartyLine, ...]
+    # The work facts (revision 0006), named like the checklist FACTS so permit_facts reads them.
+    areas: tuple[tuple[str, int], ...] = ()  # (level key, sq ft) as entered
+    stories: int | None = None
+    volume_cuft: int | None = None
+    occupancy_class: str = ""
+    construction_type: str = ""
+    disturbed_acres: Decimal | None = None
+    work_details: tuple[tuple[str, str], ...] = ()  # SBD-5823 answers: (form key, text)
+    emergency: bool = False
+    work_began_before_permit: bool = False
+    damage_percent: int | None = None
+    sewer_permission: str = ""
+    sewer_delinquent: bool = False  # the parcel's, 15.1.36
+    parcel_id: int | None = None
 
 
 # Columns of the permits list, in order; the key is what the query sorts by.

@@ -1,6 +1,7 @@
 """Whether a permit may be issued on a day, and if not, every reason in plain words with its
 section (issue 4, "Issuance"): the checklist, the credentials of the parties, and the holds of
-the calendar and the street.
+the calendar and the street, of a delinquent sewer tax (15.1.36) and of a building damaged 50%
+or more (15.1.9(b)).
 
 issue_permit refuses while any is unmet. Not yet here (their issues track them): fees paid in
 full (cashiering, issue 5) and bonds and insurance on file (issue 6).
@@ -11,7 +12,7 @@ from __future__ import annotations
 from datetime import date
 
 from desk.domain.credentials import HeldCredential, check_credentials
-from desk.domain.issuance import street_opening_holds
+from desk.domain.issuance import damage_holds, sewer_tax_holds, street_opening_holds
 from desk.domain.kinds import kind_by_code
 from desk.domain.lifecycle import Rule
 from desk.errors import NotFound
@@ -39,6 +40,13 @@ def shortfalls_within(uow: UnitOfWork, permit_id: int, on: date) -> list[str]:
                 on, permit.emergency, permit.street_paved_on, permit.council_approval
             )
         )
+    if permit.parcel is not None:
+        out.extend(
+            sewer_tax_holds(
+                kind, permit.parcel.pin, permit.parcel.sewer_delinquent, permit.sewer_permission
+            )
+        )
+    out.extend(damage_holds(kind, permit.damage_percent))
     return out
 
 

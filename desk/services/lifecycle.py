@@ -120,6 +120,9 @@ def change_status(
         uow.act_as(actor.user_id, clock.now())
         permit = _get(uow, permit_id)
         check_transition(permit.status, new)
+        if permit.status is S.ON_HOLD and new in (S.WORK_STARTED, S.ISSUED):
+            # 15.1.12: only the inspector's written notice removes a stop-work order.
+            raise RuleViolation("Lift the stop-work order by written notice to let work resume.")
         if new is S.APPROVED:
             permit.approved_on = day
         if new is S.WORK_STARTED:
@@ -293,7 +296,7 @@ def issue_stop_work_order(
         uow.act_as(actor.user_id, clock.now())
         permit = _get(uow, permit_id)
         check_transition(permit.status, S.ON_HOLD)
-        return _record_order(
+        return record_order(
             uow, clock, actor, permit, "stop_work", reasons.strip(), section or "15.1.12", S.ON_HOLD
         )
 
@@ -343,10 +346,10 @@ def revoke_permit(
         uow.act_as(actor.user_id, clock.now())
         permit = _get(uow, permit_id)
         check_transition(permit.status, S.REVOKED)
-        return _record_order(uow, clock, actor, permit, "revocation", text, "15.1.7(g)", S.REVOKED)
+        return record_order(uow, clock, actor, permit, "revocation", text, "15.1.7(g)", S.REVOKED)
 
 
-def _record_order(
+def record_order(
     uow: UnitOfWork,
     clock: Clock,
     actor: Actor,

@@ -12,13 +12,15 @@ from decimal import Decimal
 
 from desk.clock import Clock
 from desk.domain.enums import NUMBERED_STATUSES, PartyKind, PartyRole, PermitStatus
+from desk.domain.issuance import SEWER_CONNECTION_KINDS
 from desk.domain.kinds import kind_by_code
 from desk.domain.model import Actor, Credential, Parcel, Party, Permit, PermitParty
 from desk.domain.numbering import PERMIT_SERIES, format_number
 from desk.domain.permissions import Permission, require
 from desk.errors import IssuanceRefused, NotFound, RuleViolation, ValidationError
+from desk.services.intake import kind_form
 from desk.services.issuance import shortfalls_within
-from desk.services.lifecycle import permit_dates, term_end
+from desk.services.lifecycle import permit_dates, record_order, term_end
 from desk.services.uow import UnitOfWork
 
 
@@ -34,6 +36,56 @@ class ApplicationInput:
     dwelling_units: int = 0
     parties: tuple[tuple[PartyRole, int], ...] = ()
     applied_on: date | None = None
+    # The rest of the form's work fields (None or empty: not asked or not answered).
+    stories: int | None = None
+    volume_cuft: int | None = None
+    occupancy_class: str = ""
+    construction_type: str = ""
+    disturbed_acres: Decimal | None = None
+    work_details: dict[str, str] = field(default_factory=dict)  # SBD-5823, by form key
+    emergency: bool = False
+    work_began_before_permit: bool = False  # double fees 15.1.21(f)
+
+
+# Beyond these a figure is a typing mistake (an extra zero), not a building.
+MAX_STORIES = 150
+MAX_VOLUME_CUFT = 500_000_000
+MAX_DISTURBED_ACRES = Decimal("10000")
+MAX_TEXT = 40  # occupancy class, construction type
+MAX_DETAIL = 200  # one SBD-5823 answer
+MAX_PERMISSION = 400  # permit.sewer_permission
+
+
+def _check_work_facts(a: ApplicationInput) -> None:
+    if a.stories is not None:
+        if a.stories < 0:
+            raise ValidationError("stories", "must not be negative")
+        if a.stories > MAX_STORIES:
+            raise ValidationError("stories", f"{a.stories:,} stories is not plausible")
+    if a.volume_cuft is not None:
+        if a.volume_cuft < 0:
+            raise ValidationError("volume", "must not be negative")
+        if a.volume_cuft > MAX_VOLUME_CUFT:
+            raise ValidationError("volume", f"{a.volume_cuft:,} cubic feet is not plausible")
+    if a.disturbed_acres is not None:
+        acres = a.disturbed_acres
+        if not acres.is_finite() or acres < 0:
+            raise ValidationError("disturbed acres", "must not be negative")
+        if acres != acres.quantize(Decimal("0.001")):
+            raise ValidationError("disturbed acres", "has more than three decimals")
+        if acres > MAX_DISTURBED_ACRES:
+            raise ValidationError("disturbed acres", f"{acres:,} acres is not plausible")
+    for name, text in (
+        ("occupancy class", a.occupancy_class),
+        ("construction type", a.construction_type),
+    ):
+        if len(text.strip()) > MAX_TEXT:
+            raise ValidationError(name, f"at most {MAX_TEXT} characters")
+    for key, answer in a.work_details.items():
+        if not isinstance(key, str) or not key.strip() or not isinstance(answer, str):
+            raise ValidationError("work details", "each answer is a text under its form key")
+        if len(answer.strip()) > MAX_DETAIL:
+            raise ValidationError("work details", f"{key}: at most {MAX_DETAIL} characters")
 
 
 def _check_application(a: ApplicationInput) -> None:
@@ -50,6 +102,7 @@ def _check_application(a: ApplicationInput) -> None:
     for level, area in a.areas.items():
         if area < 0:
             raise ValidationError(f"area ({level})", "must not be negative")
+    _check_work_facts(a)
 
 
 def take_application(uow: UnitOfWork, clock: Clock, actor: Actor, a: ApplicationInput) -> int:
@@ -65,6 +118,10 @@ def take_application(uow: UnitOfWork, clock: Clock, actor: Actor, a: Application
         parcel = uow.parcels.get(a.parcel_id)
         if parcel is None or parcel.municipality_id != muni.id:
             raise ValidationError("parcel", "choose a parcel of this municipality")
+        occupancy = a.occupancy_class.strip()
+        classes = [c.key for c in kind_form(muni.key, kind.code).occupancy_classes]
+        if occupancy and occupancy not in classes:
+            raise ValidationError("occupancy class", f"'{occupancy}' is not one of {muni.name}'s")
         permit = Permit(
             municipality_id=a.municipality_id,
             kind=kind.code,
@@ -76,6 +133,14 @@ def take_application(uow: UnitOfWork, clock: Clock, actor: Actor, a: Application
             floor_area_sqft=a.floor_area_sqft,
             areas=dict(a.areas),
             dwelling_units=a.dwelling_units,
+            stories=a.stories,
+            volume_cuft=a.volume_cuft,
+            occupancy_class=occupancy,
+            construction_type=a.construction_type.strip(),
+            disturbed_acres=a.disturbed_acres,
+            work_details={k.strip(): v.strip() for k, v in a.work_details.items() if v.strip()},
+            emergency=a.emergency,
+            work_began_before_permit=a.work_began_before_permit,
             status=PermitStatus.APPLIED,
             applied_on=a.applied_on or clock.today(),
             status_date=a.applied_on or clock.today(),
@@ -148,8 +213,70 @@ def void_permit(uow: UnitOfWork, clock: Clock, actor: Actor, permit_id: int, rea
         permit = _get(uow, permit_id)
         if permit.status == PermitStatus.VOID:
             raise RuleViolation(f"Permit {permit.number} is already void.")
-        permit.status = PermitStatus.VOID
-        permit.status_date = clock.today()
+        # The reason is kept as a written order of its own, like a revocation's.
+        record_order(uow, clock, actor, permit, "void", reason.strip(), "", PermitStatus.VOID)
+
+
+# --- holds on issuance: a delinquent sewer tax (15.1.36), a damaged building (15.1.9(b)) ------
+
+
+def set_sewer_delinquent(
+    uow: UnitOfWork, clock: Clock, actor: Actor, parcel_id: int, delinquent: bool
+) -> None:
+    """Record that a sewer tax or assessment is (or is no longer) delinquent on a parcel: a
+    sewer connection permit for it then waits for payment or for the Plumbing Inspector's
+    special permission (15.1.36). The clerk or the treasurer records it."""
+    require(actor, Permission.RECORD_SEWER_DELINQUENCY)
+    with uow:
+        uow.act_as(actor.user_id, clock.now())
+        parcel = uow.parcels.get(parcel_id)
+        if parcel is None:
+            raise NotFound(f"parcel #{parcel_id} does not exist")
+        parcel.sewer_delinquent = delinquent
+        uow.commit()
+
+
+def record_sewer_permission(
+    uow: UnitOfWork, clock: Clock, actor: Actor, permit_id: int, text: str
+) -> None:
+    """Record the Plumbing Inspector's special permission to connect in spite of a delinquent
+    sewer tax or assessment (15.1.36), in words; who recorded it and when are added."""
+    require(actor, Permission.GRANT_SEWER_PERMISSION)
+    words = " ".join(text.split())
+    if not words:
+        raise ValidationError(
+            "sewer permission", "state the permission: who granted it, when, on what terms"
+        )
+    with uow:
+        uow.act_as(actor.user_id, clock.now())
+        permit = _get(uow, permit_id)
+        if permit.kind not in SEWER_CONNECTION_KINDS:
+            raise RuleViolation(
+                f"The special permission of 15.1.36 is for sewer connections (plumbing, sewer or "
+                f"water connection permits), not for a {permit.kind} permit."
+            )
+        user = uow.users.get(actor.user_id)
+        who = user.full_name if user is not None else actor.username
+        recorded = f"{words} (recorded by {who} on {clock.today().isoformat()})"
+        if len(recorded) > MAX_PERMISSION:
+            raise ValidationError("sewer permission", f"at most {MAX_PERMISSION} characters")
+        permit.sewer_permission = recorded
+        uow.commit()
+
+
+def record_damage(
+    uow: UnitOfWork, clock: Clock, actor: Actor, permit_id: int, percent: int | None
+) -> None:
+    """Record the inspector's finding of how far the building is damaged or deteriorated, as a
+    share of its equalized value (None: no finding). At 50% or more no permit to repair, alter
+    or move it is granted (15.1.9(b), 15.1.3(d)(3))."""
+    require(actor, Permission.RECORD_DAMAGE)
+    if percent is not None and not 0 <= percent <= 100:
+        raise ValidationError("damage", "a share of the equalized value from 0% to 100%")
+    with uow:
+        uow.act_as(actor.user_id, clock.now())
+        permit = _get(uow, permit_id)
+        permit.damage_percent = percent
         uow.commit()
 
 

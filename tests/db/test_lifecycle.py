@@ -127,6 +127,10 @@ def test_a_stop_work_order_holds_the_permit_until_a_written_notice_lifts_it(
         uow, clock, reg.inspector, reg.permit_id, "Framing without approved plans", "15.1.12"
     )
     assert _status(database, reg.permit_id) is S.ON_HOLD
+    # A status change cannot take the place of the written notice (15.1.12).
+    with pytest.raises(RuleViolation, match="Lift the stop-work order"):
+        lifecycle.change_status(uow, clock, reg.inspector, reg.permit_id, S.WORK_STARTED)
+    assert _status(database, reg.permit_id) is S.ON_HOLD
     lifecycle.lift_stop_work_order(
         uow, clock, reg.inspector, reg.permit_id, "Revised plans approved; work may resume."
     )

@@ -6,8 +6,9 @@ from datetime import date
 from decimal import Decimal
 
 import pytest
+from sqlalchemy import select
 
-from db import queries
+from db import queries, schema
 from db.database import Database
 from desk.clock import FixedClock
 from desk.domain.enums import PermitStatus, Role
@@ -76,6 +77,14 @@ def test_a_voided_permit_keeps_its_number_and_the_next_one_does_not_reuse_it(
         voided = queries.permit_detail(conn, reg.permit_id)
     assert voided is not None
     assert (voided.number, voided.status) == (first, PermitStatus.VOID)
+    with database.read() as conn:
+        orders = queries.open_orders(conn, reg.permit_id)
+    assert [(kind, lifted) for _id, kind, _on, lifted in orders] == [("void", None)]
+    with database.read() as conn:
+        reason = conn.execute(
+            select(schema.permit_order.c.reasons).where(schema.permit_order.c.id == orders[0][0])
+        ).scalar_one()
+    assert reason == "Issued to the wrong parcel"
     with pytest.raises(RuleViolation, match="already void"):
         permits.void_permit(uow, clock, reg.inspector, reg.permit_id, "again")
 

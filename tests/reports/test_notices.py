@@ -42,6 +42,34 @@ def test_a_stop_work_order_prints_the_notice_and_the_placard(
     assert "Framing without approved plans" in notice_page
     assert "15.1.12" in notice_page and "Anna Schmidt" in notice_page
     assert "STOP WORK" in placard and "6120 N Port Washington Rd" in placard
+    # The lift notice names the correction and takes the placard down: one page, no placard.
+    lifecycle.lift_stop_work_order(
+        uow, clock, reg.inspector, reg.permit_id, "Revised plans approved; work may resume."
+    )
+    with database.read() as conn:
+        lifted = queries.order_notice(conn, order_id)
+    assert lifted is not None
+    render_order_notice(lifted, tmp_path / "lifted.pdf")
+    (page,) = _text(tmp_path / "lifted.pdf")
+    assert "Notice Lifting Stop-Work Order" in page and number in page
+    assert "Revised plans approved; work may resume." in page and "STOP WORK" not in page
+    database.close()
+
+
+def test_an_order_under_another_section_names_it(tmp_path: Path, clock: FixedClock) -> None:
+    database = open_database(sqlite_url(tmp_path / "n.db"))
+    reg = seed_register(database, clock)
+    uow = database.uow()
+    make_issuable(database, clock, reg.inspector, reg.permit_id)
+    permits.issue_permit(uow, clock, reg.inspector, reg.permit_id)
+    order_id = lifecycle.issue_stop_work_order(
+        uow, clock, reg.inspector, reg.permit_id, "Correction order not met", "15.1.90(b)(2)"
+    )
+    with database.read() as conn:
+        notice = queries.order_notice(conn, order_id)
+    assert notice is not None
+    render_order_notice(notice, tmp_path / "stop.pdf")
+    assert "This order is issued under 15.1.90(b)(2)." in _text(tmp_path / "stop.pdf")[0]
     database.close()
 
 

@@ -62,7 +62,7 @@ def session(sample: Sample) -> Session:
 @pytest.fixture
 def main_window(qtbot: QtBot, sample: Sample, session: Session) -> MainWindow:
     application()  # the stylesheet, as in the app
-    window = MainWindow(sample.database, session, remember_geometry=False)
+    window = MainWindow(sample.database, session, remember_geometry=False, clock=sample.clock)
     qtbot.addWidget(window)
     window.resize(1280, 800)
     window.show()

@@ -30,6 +30,14 @@ def test_a_screenshot_of_the_permits_list_is_a_png_of_the_requested_size(
     assert (image.width(), image.height()) == (1100, 700)
 
 
+def test_a_screenshot_of_the_deadlines_section(
+    qtbot: QtBot, sample: Sample, db_path: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "deadlines.png"
+    assert app.run_gui(sqlite_url(db_path), str(out), "deadlines", (1000, 600), "admin", "") == 0
+    assert (QImage(str(out)).width(), QImage(str(out)).height()) == (1000, 600)
+
+
 def test_a_screenshot_of_a_permit_window_and_its_history_tab(
     qtbot: QtBot, sample: Sample, db_path: Path, tmp_path: Path
 ) -> None:
@@ -62,8 +70,8 @@ def test_a_screenshot_of_a_real_database_needs_a_user(
 @pytest.mark.parametrize(
     ("view", "user", "message"),
     [
-        ("inspections", "admin", "unknown view 'inspections'"),
-        ("permit:2026-0001:fees", "admin", "unknown tab 'fees'"),
+        ("council", "admin", "unknown view 'council'"),
+        ("permit:2026-0001:payments", "admin", "unknown tab 'payments'"),
         ("permit:2031-0404", "admin", "no permit numbered '2031-0404'"),
         ("permits", "nobody", "no active user named 'nobody'"),
     ],

@@ -51,7 +51,6 @@ def open_tab(window: MainWindow, sample: Sample, permit_id: int | None = None) -
     permit_window.select_tab("checklist")
     tab = permit_window.tab("checklist")
     assert isinstance(tab, ChecklistTab)
-    tab.clock = sample.clock
     return tab
 
 

@@ -243,10 +243,10 @@ def test_closing_without_edits_does_not_ask(
 
 def test_a_clerk_does_not_see_the_fee_schedules_section(qtbot: QtBot, sample: Sample) -> None:
     window = main_window(qtbot, sample, clerk=True)
-    assert window.section_titles() == ["Permits", "Deadlines"]
+    assert window.section_titles() == ["Permits", "Deadlines", "Inspections"]
     assert window.fee_schedules_view is None
     admin = main_window(qtbot, sample)
-    assert admin.section_titles() == ["Permits", "Deadlines", "Fee schedules"]
+    assert admin.section_titles() == ["Permits", "Deadlines", "Inspections", "Fee schedules"]
 
 
 def test_a_version_that_priced_a_permit_is_read_only_and_says_why(

@@ -326,3 +326,74 @@ def test_the_permit_window_prints_the_card_once_the_permit_has_a_number(
     assert print_permit_card(issued, issued.context) == out
     text = pypdf.PdfReader(out).pages[0].extract_text()
     assert "2026-0001" in text and "6120 N Port Washington Rd" in text
+
+
+def test_the_work_facts_and_the_flags_of_the_form_are_stored_with_the_application(
+    qtbot: QtBot, window: MainWindow, sample: Sample
+) -> None:
+    licence(sample, BUILDERS, CredentialKind.DWELLING_CONTRACTOR, "DC-1187", date(2027, 6, 30))
+    form = open_form(qtbot, window)
+    form.select_kind("RES-NEW-DWELLING")
+    form.set_parcel_id(sample_parcel(sample, "6120"))
+    form.set_party_id(PartyRole.CONTRACTOR, party_id(sample, "Badger"))
+    typed = {
+        "description": "New 2-story single-family dwelling",
+        "valuation": "412,500",
+        "area_first": "1400",
+        "area_second": "1000",
+        "dwelling_units": "1",
+        "stories": "2",
+        "volume": "31,000",
+        "sbd_electric": "200",
+        "sbd_heat_loss": "48,200",
+    }
+    for key, text in typed.items():
+        form.edits[key].setText(text)
+        form._typed(key, text)
+    form.construction_combo.setCurrentText("V-B")
+    form.sbd_toggle.setChecked(True)
+    form.findChild(QWidget, "field_sbd_project").setCurrentText("New")  # type: ignore[union-attr]
+    form.work_began_box.setChecked(True)
+    permit_id = form.save()
+    assert permit_id is not None, form.general_error.text()
+    with sample.database.read() as conn:
+        d = queries.permit_detail(conn, permit_id)
+    assert d is not None
+    assert (d.stories, d.volume_cuft, d.construction_type) == (2, 31000, "V-B")
+    assert dict(d.work_details) == {
+        "sbd_project": "New",
+        "sbd_electric": "200",
+        "sbd_heat_loss": "48,200",
+    }
+    assert d.work_began_before_permit and not d.emergency
+    assert d.disturbed_acres is None  # a house's form does not ask it
+
+
+def test_erosion_control_asks_the_disturbed_acreage_and_names_it_when_it_is_wrong(
+    qtbot: QtBot, window: MainWindow, sample: Sample
+) -> None:
+    form = open_form(qtbot, window)
+    form.select_kind("PLUMBING")
+    assert not form.edits["disturbed_acres"].isVisible()
+    form.select_kind("EROSION")
+    acres = form.edits["disturbed_acres"]
+    assert acres.isVisible()  # the checklist decides by it (15.2.8)
+    form.set_parcel_id(sample_parcel(sample, "6120"))
+    for key, text in (
+        ("description", "Grading for a new parking lot"),
+        ("disturbed_acres", "1.2.5"),
+    ):
+        form.edits[key].setText(text)
+        form._typed(key, text)
+    assert form.save() is None
+    assert form.errors["disturbed_acres"].text() == "'1.2.5' is not a number of acres"
+    assert focused() is acres
+    acres.setText("1.25")
+    form._typed("disturbed_acres", "1.25")
+    form.emergency_box.setChecked(True)
+    permit_id = form.save()
+    assert permit_id is not None, form.general_error.text()
+    with sample.database.read() as conn:
+        d = queries.permit_detail(conn, permit_id)
+    assert d is not None
+    assert d.disturbed_acres == Decimal("1.25") and d.emergency

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
@@ -10,8 +11,14 @@ from desk.services import permits
 from tests.ui.sample import ISSUED_NUMBER, Sample
 from ui.main_window import MainWindow
 from ui.permit.history import HistoryTab
+from ui.permit.parties import PartiesTab
 from ui.permit.summary import SummaryTab
 from ui.permit.tabs import PERMIT_TABS
+
+
+def summary_texts(tab: SummaryTab) -> list[str]:
+    body = tab._scroll.widget()
+    return [w.text() for w in body.findChildren(QLabel)] if body is not None else []
 
 
 def history_cells(tab: HistoryTab) -> list[tuple[str, ...]]:
@@ -22,18 +29,20 @@ def history_cells(tab: HistoryTab) -> list[tuple[str, ...]]:
     ]
 
 
-def test_the_window_has_a_summary_and_a_history_tab(
+def test_the_window_has_its_tabs_in_the_order_of_the_paper_file(
     main_window: MainWindow, sample: Sample
 ) -> None:
     window = main_window.open_permit(sample.issued_id)
     tabs = [window.tabs.tabText(i) for i in range(window.tabs.count())]
-    assert tabs == ["Summary", "Checklist", "History"]
-    assert [t.key for t in PERMIT_TABS] == ["summary", "checklist", "history"]
+    keys = [t.key for t in PERMIT_TABS]
+    expected = ["Summary", "Parties", "Work", "Checklist", "Fees", "Inspections", "History"]
+    assert tabs == expected
+    assert keys == [t.lower() for t in tabs]
     assert window.windowTitle().startswith("Permit 2026-0001 — 6120 N Port Washington Rd")
     assert window.kind_label.text() == "New one- or two-family dwelling"
 
 
-def test_the_summary_shows_the_permit_form_and_its_parties(
+def test_the_summary_shows_the_permit_form_and_the_parties_tab_its_parties(
     main_window: MainWindow, sample: Sample
 ) -> None:
     window = main_window.open_permit(sample.issued_id)
@@ -49,12 +58,15 @@ def test_the_summary_shows_the_permit_form_and_its_parties(
     assert summary.value("Issued") == "03/02/2026"
     assert summary.value("Expires") == "09/02/2027"  # 18 months after issue (15.1.8(c))
     assert summary.value("Issued by") == "Alex Administrator"
-    assert summary.presenter is not None
-    roles = [(p.role, p.name, p.phone) for p in summary.presenter.parties()]
+    parties = window.tab("parties")
+    assert isinstance(parties, PartiesTab)
+    assert parties.presenter is not None
+    roles = [(p.role, p.name, p.phone) for p in parties.presenter.cards]
     assert roles == [
         ("Owner of the building", "Anna Schmidt", "414-555-0142"),
         ("Contractor", "Badger State Builders LLC", "414-555-0300"),
     ]
+    assert "Anna Schmidt" not in summary_texts(summary)  # shown once, on its own tab
 
 
 def test_an_application_not_issued_yet_is_titled_by_its_id(

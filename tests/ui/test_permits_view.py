@@ -218,6 +218,7 @@ def test_the_navigation_lists_only_sections_that_work(main_window: MainWindow) -
     assert [nav.item(i).text() for i in range(nav.count())] == [
         "Permits",
         "Deadlines",
+        "Inspections",
         "Fee schedules",
     ]
 

@@ -254,9 +254,11 @@ def test_the_summary_reads_as_label_value_pairs() -> None:
 
 
 def test_parties_show_their_role_and_address() -> None:
-    parties = PermitSummaryPresenter(detail()).parties()
+    from ui.presenters.permit_parties import PermitPartiesPresenter
+
+    parties = PermitPartiesPresenter(detail().parties, {}, None, date(2026, 3, 4)).cards
     assert [(p.role, p.name, p.address) for p in parties] == [
-        ("Owner of the building", "Hans Schmidt", ""),
+        ("Owner of the building", "Hans Schmidt", "—"),
         ("Contractor", "Badger Builders LLC", "1 Main St, Glendale, WI 53209"),
     ]
 
@@ -434,8 +436,10 @@ def test_views_for_screenshots_are_parsed_or_refused_in_one_line() -> None:
     assert parse_view("permit:2026-0001:history") == ViewSpec("permit", "2026-0001", "history")
     assert parse_view("fees") == ViewSpec("fees")
     assert parse_view(" Calculator ") == ViewSpec("calculator")
-    with pytest.raises(ValueError, match=r"unknown view 'inspections'; use permits, .* calculator"):
-        parse_view("inspections")
+    assert parse_view("deadlines") == ViewSpec("deadlines")
+    assert parse_view("inspections:day") == ViewSpec("inspections", tab="day")
+    with pytest.raises(ValueError, match=r"unknown view 'council'; use permits, .* calculator"):
+        parse_view("council")
     with pytest.raises(ValueError, match="unknown view 'permit:'"):
         parse_view("permit:")
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from PySide6.QtWidgets import QWidget
 from sqlalchemy import Connection
 
 from db.database import Database
+from desk.clock import Clock, SystemClock
 from desk.domain.readmodels import PermitDetail
 from ui.presenters.session import Session
 
@@ -18,6 +19,8 @@ class PermitContext:
     database: Database
     session: Session
     permit_id: int
+    # The dates the permit's dialogs default to and the services record (tests pass a FixedClock).
+    clock: Clock = field(default_factory=SystemClock)
 
 
 class PermitTab(QWidget):

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -27,7 +26,6 @@ from sqlalchemy import Connection
 
 from db import queries
 from db.checklist_queries import permit_checklist
-from desk.clock import Clock, SystemClock
 from desk.domain.checklists import ItemKind, ItemState
 from desk.domain.permissions import Permission, allowed
 from desk.domain.readmodels import PermitDetail
@@ -38,6 +36,7 @@ from ui.models.checklist import ChecklistTableModel
 from ui.permit.base import PermitContext, PermitTab
 from ui.presenters.checklist import ChecklistPresenter, parse_date
 from ui.presenters.formatting import format_date
+from ui.views.common import read_only_table
 
 TITLE = "Checklist"
 
@@ -56,27 +55,14 @@ class ChecklistTab(PermitTab):
 
     def __init__(self, context: PermitContext, parent: QWidget | None = None) -> None:
         super().__init__(context, parent)
-        self.clock: Clock = SystemClock()
         self.presenter: ChecklistPresenter | None = None
         self.model = ChecklistTableModel(None, self)
 
         self.summary_label = QLabel(self)
         self.summary_label.setObjectName("checklistSummary")
-        self.table = QTableView(self)
-        self.table.setObjectName("checklistTable")
-        self.table.setModel(self.model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table = read_only_table(self, "checklistTable", self.model)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setShowGrid(False)
-        self.table.setWordWrap(False)
         self.table.setTabKeyNavigation(False)
-        self.table.verticalHeader().setVisible(False)
-        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 10)
-        header = self.table.horizontalHeader()
-        header.setHighlightSections(False)
-        header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         self.table.installEventFilter(self)
 
         self.detail_label = QLabel(self)
@@ -130,7 +116,7 @@ class ChecklistTab(PermitTab):
             found.template,
             found.lines,
             found.names,
-            today=detail.issued_on or self.clock.today(),  # the survey's age at issuance
+            today=detail.issued_on or self.context.clock.today(),  # the survey's age at issuance
             can_waive=self.can_waive,
         )
         self.model.set_presenter(self.presenter)
@@ -296,7 +282,7 @@ class ChecklistTab(PermitTab):
         try:
             checklists.mark_item(
                 self.context.database.uow(),
-                self.clock,
+                self.context.clock,
                 self.context.session.actor,
                 self.context.permit_id,
                 code,

@@ -1,5 +1,6 @@
-"""Printing a permit's documents from its window: the permit card (15.1.8(a)) and the
-application summary. The data is read here (db.queries); the renderers query nothing."""
+"""Printing a permit's documents from its window: the permit card (15.1.8(a)), the
+application summary, stop-work orders (15.1.12) and revocation notices (15.1.7(g)). The data is
+read here (db.queries); the renderers query nothing."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from PySide6.QtWidgets import QWidget
 from db import queries
 from ui import dialogs
 from ui.permit.base import PermitContext
+from ui.presenters.permit_actions import order_file_name
 
 CARD_TITLE = "Print permit card"
 SUMMARY_TITLE = "Print application"
@@ -62,6 +64,35 @@ def print_application(parent: QWidget, context: PermitContext, today: date) -> P
         render_application_summary(data, path, today)
     except OSError as e:
         dialogs.error(parent, SUMMARY_TITLE, f"The summary could not be saved to {path}: {e}")
+        return None
+    dialogs.open_file(path)
+    return path
+
+
+ORDER_TITLE = {"stop_work": "Print stop-work order", "revocation": "Print revocation notice"}
+
+
+def print_order_notice(parent: QWidget, context: PermitContext, order_id: int) -> Path | None:
+    """The written order served on the owner and the placard for the site, as one PDF (page 1
+    the notice, page 2 the placard): a stop-work order (15.1.12), with its lift notice once
+    lifted, or a notice of revocation (15.1.7(g))."""
+    with context.database.read() as conn:
+        notice = queries.order_notice(conn, order_id)
+    if notice is None:
+        return None
+    title = ORDER_TITLE.get(notice.kind, "Print order")
+    name = order_file_name(
+        notice.kind, notice.permit_number, notice.permit_id, notice.lifted_on is not None
+    )
+    path = _choose(parent, f"Save the {title.removeprefix('Print ')} as PDF", name)
+    if path is None:
+        return None
+    from reports.notices import render_order_notice  # reportlab: load on first print
+
+    try:
+        render_order_notice(notice, path)
+    except OSError as e:
+        dialogs.error(parent, title, f"The notice could not be saved to {path}: {e}")
         return None
     dialogs.open_file(path)
     return path

@@ -4,11 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QHeaderView,
     QLabel,
     QStackedWidget,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -20,6 +17,7 @@ from desk.domain.readmodels import PermitDetail
 from ui.models.history import HistoryTableModel
 from ui.permit.base import PermitContext, PermitTab
 from ui.presenters.history import HistoryPresenter
+from ui.views.common import read_only_table
 
 _MAX_COLUMN_CHARS = 40  # a long old value does not push New out of sight
 
@@ -32,16 +30,7 @@ class HistoryTab(PermitTab):
         super().__init__(context, parent)
         self.presenter: HistoryPresenter | None = None
         self.model = HistoryTableModel(None, self)
-        self.table = QTableView(self)
-        self.table.setObjectName("historyTable")
-        self.table.setModel(self.model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setShowGrid(False)
-        self.table.setWordWrap(False)
-        self.table.verticalHeader().setVisible(False)
-        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 10)
+        self.table = read_only_table(self, "historyTable", self.model)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.horizontalHeader().setHighlightSections(False)
         self.table.horizontalHeader().setDefaultAlignment(

@@ -1,41 +1,29 @@
-"""The Summary tab: the permit's form, read-only, and its parties."""
+"""The Summary tab: the permit's form, read-only, and its deadlines (the parties have their own
+tab)."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QFrame,
     QGridLayout,
     QLabel,
-    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
 from sqlalchemy import Connection
 
+from desk.domain.lifecycle import ACTIVE
 from desk.domain.readmodels import PermitDetail
+from desk.errors import DeskError
+from desk.services.lifecycle import permit_deadlines
 from ui.permit.base import PermitContext, PermitTab
-from ui.presenters.formatting import EMPTY
+from ui.presenters.permit_actions import DeadlineRow, deadline_rows, deadlines_note
 from ui.presenters.permit_detail import PermitSummaryPresenter, Section
+from ui.views.common import page_scroll, section_title, value_label
 
 # Sections side by side: the left column and the right column.
 _LEFT = ("Permit", "Dates")
 _RIGHT = ("Site", "Size and value")
-
-
-def _value_label(text: str) -> QLabel:
-    label = QLabel(text)
-    label.setObjectName("fieldValue")
-    label.setWordWrap(True)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    label.setProperty("missing", text == EMPTY or text.startswith(EMPTY + " "))
-    return label
-
-
-def _section_title(text: str) -> QLabel:
-    label = QLabel(text)
-    label.setObjectName("sectionTitle")
-    return label
 
 
 class SummaryTab(PermitTab):
@@ -46,9 +34,8 @@ class SummaryTab(PermitTab):
         super().__init__(context, parent)
         self.values: dict[str, QLabel] = {}
         self.presenter: PermitSummaryPresenter | None = None
-        self._scroll = QScrollArea(self)
-        self._scroll.setWidgetResizable(True)
-        self._scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.deadlines: list[DeadlineRow] = []
+        self._scroll = page_scroll(self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self._scroll)
@@ -65,7 +52,7 @@ class SummaryTab(PermitTab):
         sections = {s.title: s for s in self.presenter.sections()}
         for col, titles in enumerate((_LEFT, _RIGHT)):
             grid.addWidget(self._column([sections[t] for t in titles]), 0, col)
-        grid.addWidget(self._parties(), 1, 0, 1, 2)
+        grid.addWidget(self._deadlines(detail), 1, 0, 1, 2)
         grid.setColumnStretch(0, 1)
         grid.setColumnStretch(1, 1)
         grid.setRowStretch(2, 1)
@@ -83,13 +70,13 @@ class SummaryTab(PermitTab):
             if row:
                 grid.setRowMinimumHeight(row, 12)
                 row += 1
-            grid.addWidget(_section_title(section.title), row, 0, 1, 2)
+            grid.addWidget(section_title(section.title), row, 0, 1, 2)
             row += 1
             for field in section.fields:
                 name = QLabel(field.label)
                 name.setObjectName("fieldLabel")
                 name.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
-                value = _value_label(field.value)
+                value = value_label(field.value)
                 name.setBuddy(value)
                 self.values[field.label] = value
                 grid.addWidget(name, row, 0)
@@ -99,33 +86,42 @@ class SummaryTab(PermitTab):
         grid.setRowStretch(row, 1)
         return box
 
-    def _parties(self) -> QWidget:
-        assert self.presenter is not None
+    def _deadlines(self, detail: PermitDetail) -> QWidget:
+        """The permit's deadlines as desk/ computes them (15.1.8, 15.1.42, 15.2.8(e), §435-7 …),
+        each moved by its latest extension."""
+        rows: list[DeadlineRow] = []
+        if detail.issued_on is not None and detail.status in ACTIVE:
+            try:
+                found = permit_deadlines(self.context.database.uow(), detail.id)
+            except DeskError:
+                found = []
+            rows = deadline_rows(found, self.context.clock.today())
+        self.deadlines = rows
         box = QWidget()
         outer = QVBoxLayout(box)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.setSpacing(6)
-        outer.addWidget(_section_title("Parties"))
-        parties = self.presenter.parties()
-        if not parties:
-            outer.addWidget(_value_label("No owner, applicant or contractor recorded."))
+        outer.addWidget(section_title("Deadlines"))
+        note = deadlines_note(detail.status, detail.issued_on is not None, bool(rows))
+        if note:
+            outer.addWidget(value_label(note))
             return box
         grid = QGridLayout()
         grid.setHorizontalSpacing(18)
         grid.setVerticalSpacing(6)
-        for col, heading in enumerate(("Role", "Name", "Mailing address", "Phone")):
+        for col, heading in enumerate(("Deadline", "By", "Section", "")):
             label = QLabel(heading)
             label.setObjectName("columnHeading")
             grid.addWidget(label, 0, col)
-        for row, party in enumerate(parties, start=1):
-            role = QLabel(party.role)
-            role.setObjectName("fieldLabel")
-            grid.addWidget(role, row, 0, Qt.AlignmentFlag.AlignTop)
-            grid.addWidget(_value_label(party.name), row, 1, Qt.AlignmentFlag.AlignTop)
-            grid.addWidget(_value_label(party.address or EMPTY), row, 2, Qt.AlignmentFlag.AlignTop)
-            grid.addWidget(_value_label(party.phone or EMPTY), row, 3, Qt.AlignmentFlag.AlignTop)
-        grid.setColumnStretch(1, 2)
-        grid.setColumnStretch(2, 3)
+        for row, d in enumerate(rows, start=1):
+            name = QLabel(d.label)
+            name.setObjectName("fieldLabel")
+            due = value_label(d.due)
+            self.values[d.label] = due
+            grid.addWidget(name, row, 0)
+            grid.addWidget(due, row, 1)
+            grid.addWidget(value_label(d.section), row, 2)
+            grid.addWidget(value_label(d.note), row, 3)
         grid.setColumnStretch(3, 1)
         outer.addLayout(grid)
         return box

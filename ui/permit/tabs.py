@@ -1,10 +1,23 @@
-"""The tabs of the permit window, in order. Later issues append theirs (fees, inspections...)."""
+"""The tabs of the permit window, in order (issue 4: Summary, Parties, Work, Checklist, Fees,
+History). Later issues add theirs (inspections, payments...)."""
 
 from __future__ import annotations
 
 from ui.permit.base import PermitTab
 from ui.permit.checklist import ChecklistTab
+from ui.permit.fees import FeesTab
 from ui.permit.history import HistoryTab
+from ui.permit.inspections import InspectionsTab
+from ui.permit.parties import PartiesTab
 from ui.permit.summary import SummaryTab
+from ui.permit.work import WorkTab
 
-PERMIT_TABS: list[type[PermitTab]] = [SummaryTab, ChecklistTab, HistoryTab]
+PERMIT_TABS: list[type[PermitTab]] = [
+    SummaryTab,
+    PartiesTab,
+    WorkTab,
+    ChecklistTab,
+    FeesTab,
+    InspectionsTab,
+    HistoryTab,
+]

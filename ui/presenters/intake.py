@@ -15,11 +15,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from functools import cache
 from typing import Protocol
 
 from db import queries
 from db.database import Database
 from desk.calendar import is_holiday
+from desk.domain.checklists import template_for
 from desk.domain.credentials import CredentialCheck, HeldCredential, check_credentials
 from desk.domain.documents import ParcelChoice, PartyChoice
 from desk.domain.enums import PartyRole
@@ -48,6 +50,7 @@ STORIES = "stories"
 VOLUME = "volume"
 OCCUPANCY = "occupancy"
 CONSTRUCTION_TYPE = "construction_type"
+ACRES = "disturbed_acres"
 FEE_AMOUNT = "fee_amount"
 PARCEL = "parcel"
 AREA_KEYS = tuple(f"area_{key}" for key, _, _ in LEVELS)
@@ -60,6 +63,15 @@ HOUSE_NUMBER_NOTE = (
     "house number first (New Lisbon §435-15.E)."
 )
 NO_FEES_TEXT = "No fee items for this kind yet: add any that apply below."
+ACRES_NOTE = (
+    "over one acre: a full erosion control plan; one acre or less: a plan statement (15.2.8)"
+)
+
+# Work fields the form also asks when the kind's checklist decides by their fact (a seal over
+# 50,000 cu ft, 15.1.7(d); an erosion control plan over one acre, 15.2.8), so the checklist
+# gets the figure it needs even where resources/intake_fees.toml does not list the field.
+FACT_FIELDS = {VOLUME: "volume_cuft", ACRES: "disturbed_acres"}
+MAX_ACRE_DECIMALS = 3
 
 # Construction types of the building code (IBC ch. 6), for commercial kinds; the SBD-5823 has
 # its own list (site-built, manufactured, mobile home) in SBD_FIELDS.
@@ -122,6 +134,21 @@ SBD_FIELDS: tuple[FormField, ...] = (
 SBD_KEYS = tuple(f.key for f in SBD_FIELDS)
 
 
+@cache
+def asked_fields(municipality_key: str, code: str) -> frozenset[str]:
+    """The work fields the form asks for a kind: those resources/intake_fees.toml lists, and
+    those whose fact the kind's checklist decides by (FACT_FIELDS)."""
+    form = kind_form(municipality_key, code)
+    template = template_for(municipality_key, code)
+    facts = {
+        name
+        for item in (template.items if template is not None else ())
+        if item.required_when is not None
+        for name in item.required_when.names
+    }
+    return frozenset(form.fields) | {key for key, fact in FACT_FIELDS.items() if fact in facts}
+
+
 class IntakeSource(Protocol):
     """What the form looks up: a db.queries facade in the app, a fake in tests."""
 
@@ -143,8 +170,31 @@ def parse_count(text: str, field: str, what: str = "a whole number") -> int:
     if not cleaned:
         return 0
     if not cleaned.isdigit():
+        if cleaned.startswith("-") and cleaned[1:].isdigit():
+            raise ValidationError(field, "must not be negative")
         raise ValidationError(field, f"'{text.strip()}' is not {what}")
     return int(cleaned)
+
+
+def parse_optional_count(text: str, field: str, what: str = "a whole number") -> int | None:
+    """Like parse_count, but '' -> None: not recorded (a checklist fact stays unknown)."""
+    return parse_count(text, field, what) if _NUMBER_JUNK.sub("", text) else None
+
+
+def parse_acres(text: str, field: str = "disturbed acres") -> Decimal | None:
+    """'1.25' -> Decimal('1.25'); '' -> None; up to three decimals (a thousandth of an acre is
+    about 44 sq ft)."""
+    cleaned = _NUMBER_JUNK.sub("", text)
+    if not cleaned:
+        return None
+    if not re.fullmatch(r"-?(\d+(\.\d*)?|\.\d+)", cleaned):
+        raise ValidationError(field, f"'{text.strip()}' is not a number of acres")
+    value = Decimal(cleaned)
+    if value < 0:
+        raise ValidationError(field, "must not be negative")
+    if value != value.quantize(Decimal(1).scaleb(-MAX_ACRE_DECIMALS)):
+        raise ValidationError(field, f"at most {MAX_ACRE_DECIMALS} decimals")
+    return value
 
 
 class IntakePresenter:
@@ -202,8 +252,10 @@ class IntakePresenter:
         self.dirty = True
 
     def shows(self, name: str) -> bool:
-        """Whether the form shows a work field (see resources/intake_fees.toml)."""
-        return self.form is not None and self.form.has(name)
+        """Whether the form shows a work field (asked_fields)."""
+        return self.form is not None and name in asked_fields(
+            self.municipality_key, self.form.kind.code
+        )
 
     @property
     def roles(self) -> tuple[PartyRole, ...]:
@@ -282,18 +334,11 @@ class IntakePresenter:
             occupancy=self.value(OCCUPANCY) if show(OCCUPANCY) else "",
         )
 
-    def extra_fields(self) -> dict[str, str]:
-        """What the form asked that take_application has no place for yet (see the report):
-        stories, volume, occupancy, construction type, the SBD-5823 fields, the flags."""
-        keys = [k for k in (STORIES, VOLUME, OCCUPANCY, CONSTRUCTION_TYPE) if self.shows(k)]
-        if self.shows("sbd"):
-            keys += list(SBD_KEYS)
-        out = {k: self.value(k) for k in keys if self.value(k)}
-        if self.fees.work_began_before_permit:
-            out["work_began_before_permit"] = "yes"
-        if self.fees.emergency:
-            out["emergency"] = "yes"
-        return out
+    def work_details(self) -> dict[str, str]:
+        """The SBD-5823 answers given, by form key (one- and two-family dwellings only)."""
+        if not self.shows("sbd"):
+            return {}
+        return {k: self.value(k) for k in SBD_KEYS if self.value(k)}
 
     # --- the parcel ----------------------------------------------------------------------
 
@@ -462,6 +507,14 @@ class IntakePresenter:
             if not check.ok:
                 raise ValidationError(role.label, check.message)
         work = self.work()
+        show = self.shows
+        stories = parse_optional_count(self.value(STORIES), "stories") if show(STORIES) else None
+        volume = (
+            parse_optional_count(self.value(VOLUME), "volume", "a number of cubic feet")
+            if show(VOLUME)
+            else None
+        )
+        acres = parse_acres(self.value(ACRES)) if show(ACRES) else None
         self.recalculate()
         if self.fee_error:
             raise ValidationError(FEES, self.fee_error)
@@ -476,6 +529,14 @@ class IntakePresenter:
             dwelling_units=work.dwelling_units,
             parties=tuple((role, p.id) for role, p in self.parties.items()),
             applied_on=self.applied_on,
+            stories=stories,
+            volume_cuft=volume,
+            occupancy_class=work.occupancy,
+            construction_type=self.value(CONSTRUCTION_TYPE) if show(CONSTRUCTION_TYPE) else "",
+            disturbed_acres=acres,
+            work_details=self.work_details(),
+            emergency=self.fees.emergency,
+            work_began_before_permit=self.fees.work_began_before_permit,
         )
 
     def mark_saved(self) -> None:
@@ -489,9 +550,15 @@ def field_of(error: ValidationError) -> str:
     name = error.field
     if name.startswith("area (") or name == "floor area":
         return "areas"
-    if name == "dwelling units":
-        return DWELLING_UNITS
-    if name in (DESCRIPTION, VALUATION, PARCEL, OCCUPANCY, FEE_AMOUNT, "kind"):
+    words = {
+        "dwelling units": DWELLING_UNITS,
+        "occupancy class": OCCUPANCY,
+        "construction type": CONSTRUCTION_TYPE,
+        "disturbed acres": ACRES,
+    }
+    if name in words:
+        return words[name]
+    if name in (DESCRIPTION, VALUATION, PARCEL, OCCUPANCY, FEE_AMOUNT, STORIES, VOLUME, "kind"):
         return name
     for role in PartyRole:
         if name == role.label:

@@ -1,4 +1,5 @@
-"""A permit's window: the header and the Summary tab as label/value pairs (no Qt here)."""
+"""A permit's window: the header and the Summary tab as label/value pairs (no Qt here). The
+parties are the Parties tab's (ui/presenters/permit_parties.py)."""
 
 from __future__ import annotations
 
@@ -21,14 +22,6 @@ class Field:
 class Section:
     title: str
     fields: tuple[Field, ...]
-
-
-@dataclass(frozen=True)
-class PartyRow:
-    role: str
-    name: str
-    address: str
-    phone: str
 
 
 def permit_title(number: str | None, permit_id: int) -> str:
@@ -113,17 +106,6 @@ class PermitSummaryPresenter:
                     Field("Completed", format_date(d.completed_on) or EMPTY),
                 ),
             ),
-        )
-
-    def parties(self) -> tuple[PartyRow, ...]:
-        return tuple(
-            PartyRow(
-                role=p.role.label,
-                name=p.name,
-                address=p.mailing_address,
-                phone=p.phone,
-            )
-            for p in self.detail.parties
         )
 
     def field(self, label: str) -> str:

@@ -46,6 +46,8 @@ from ui import dialogs
 from ui.models.fee_quote import BreakdownTableModel, CalculatorLinesModel
 from ui.presenters.fee_calculator import FIELD_KEYS, InputField, fields_for
 from ui.presenters.intake import (
+    ACRES,
+    ACRES_NOTE,
     AREA_KEYS,
     CONSTRUCTION_TYPE,
     CONSTRUCTION_TYPES,
@@ -325,6 +327,13 @@ class IntakeWindow(QWidget):
         add("Dwelling &units", self._line(DWELLING_UNITS, "Dwelling units"), DWELLING_UNITS)
         add("&Stories", self._line(STORIES, "Stories"), STORIES)
         add("Vol&ume (cu ft)", self._line(VOLUME, "Volume in cubic feet"), VOLUME)
+        acres = self._line(ACRES, "Disturbed land in acres", "acres, e.g. 1.25")
+        add("Disturbed &land (acres)", acres, ACRES)
+        acres_note = QLabel(ACRES_NOTE, body)
+        acres_note.setObjectName("noteText")
+        acres_note.setWordWrap(True)
+        form.addWidget(acres_note, next(row), 1, 1, 2)
+        self.rows[ACRES].append(acres_note)
         self.occupancy_combo = QComboBox(body)
         self.occupancy_combo.setObjectName("occupancyCombo")
         self.occupancy_combo.setAccessibleName("Occupancy class")
@@ -542,6 +551,7 @@ class IntakeWindow(QWidget):
         chain += [self.edits[DESCRIPTION], self.edits[VALUATION]]
         chain += [self.edits[k] for k in AREA_KEYS]
         chain += [self.edits[DWELLING_UNITS], self.edits[STORIES], self.edits[VOLUME]]
+        chain += [self.edits[ACRES]]
         chain += [self.occupancy_combo, self.construction_combo, self.edits[FEE_AMOUNT]]
         chain += [self.sbd_toggle, *self.sbd_widgets]
         chain += [self.work_began_box, self.emergency_box, self.item_combo]
