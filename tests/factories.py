@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
+from sqlalchemy import text
+
 from db.database import Database
 from desk.clock import FixedClock
 from desk.domain.enums import PartyKind, PartyRole, Role
@@ -102,8 +104,9 @@ def application(
 
 def make_issuable(database: Database, clock: FixedClock, actor: Actor, permit_id: int) -> None:
     """Meet every issuance condition of a permit the way the office would: licences on record
-    for its contractors, every checklist item received (the survey dated today). `actor` must
-    be allowed to record credentials and checklist items (an inspector or administrator)."""
+    for its contractors, every checklist item received (the survey dated today), the fees paid.
+    `actor` must be allowed to record credentials and checklist items (an inspector or
+    administrator) and, when fees are due, to take payments (an administrator)."""
     from desk.domain.checklists import ItemState
     from desk.domain.credentials import requirement
     from desk.domain.kinds import kind_by_code
@@ -141,3 +144,31 @@ def make_issuable(database: Database, clock: FixedClock, actor: Actor, permit_id
             ItemState.RECEIVED,
             value_date=clock.today() if line.code == "survey.date" else None,
         )
+    pay_in_full(database, clock, actor, permit_id)
+
+
+def pay_in_full(database: Database, clock: FixedClock, actor: Actor, permit_id: int) -> None:
+    """Pay what the permit owes in cash at the counter (issuance needs its fees paid, 15.1.21).
+    `actor` must be allowed to take payments (a clerk, treasurer or administrator)."""
+    from desk.domain.cashiering import Allocation, PaymentMethod, Tender
+    from desk.services import cashiering
+
+    uow = database.uow()
+    balance = cashiering.permit_balance(uow, clock, permit_id)
+    if balance.due <= 0:
+        return
+    with database.read() as conn:
+        municipality_id = conn.execute(
+            text("SELECT municipality_id FROM permit WHERE id = :id"), {"id": permit_id}
+        ).scalar_one()
+    cashiering.take_payment(
+        uow,
+        clock,
+        actor,
+        cashiering.PaymentInput(
+            municipality_id=municipality_id,
+            tender=Tender(PaymentMethod.CASH, balance.due),
+            allocations=(Allocation(permit_id, balance.due),),
+            payer_name="Paid at the counter",
+        ),
+    )

@@ -3,8 +3,8 @@ section (issue 4, "Issuance"): the checklist, the credentials of the parties, an
 the calendar and the street, of a delinquent sewer tax (15.1.36) and of a building damaged 50%
 or more (15.1.9(b)).
 
-issue_permit refuses while any is unmet. Not yet here (their issues track them): fees paid in
-full (cashiering, issue 5) and bonds and insurance on file (issue 6).
+issue_permit refuses while any is unmet, and while the fees assessed are not paid in full
+(desk/services/cashiering.unpaid_shortfall). Not yet here: bonds and insurance on file (issue 6).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from desk.domain.issuance import damage_holds, sewer_tax_holds, street_opening_h
 from desk.domain.kinds import kind_by_code
 from desk.domain.lifecycle import Rule
 from desk.errors import NotFound
+from desk.services.cashiering import unpaid_shortfall
 from desk.services.checklists import shortfalls_in
 from desk.services.uow import UnitOfWork
 
@@ -47,6 +48,9 @@ def shortfalls_within(uow: UnitOfWork, permit_id: int, on: date) -> list[str]:
             )
         )
     out.extend(damage_holds(kind, permit.damage_percent))
+    unpaid = unpaid_shortfall(uow, permit_id)
+    if unpaid is not None:
+        out.append(unpaid)
     return out
 
 

@@ -229,3 +229,28 @@ def test_a_party_without_street_or_city_has_no_address_not_a_bare_state(
         detail = queries.permit_detail(conn, reg.permit_id)
     assert detail is not None
     assert [p.mailing_address for p in detail.parties] == ["", ""]
+
+
+def test_issuance_waits_for_the_fees_to_be_paid_in_full(
+    database: Database, clock: FixedClock
+) -> None:
+    from desk.fees.engine import QuoteItem, QuoteRequest
+    from desk.services import fees
+    from desk.services.issuance import issuance_shortfalls
+    from tests.factories import pay_in_full
+
+    reg = seed_register(database, clock)
+    uow = database.uow()
+    fees.assess_fees(
+        uow,
+        clock,
+        reg.clerk,
+        reg.permit_id,
+        QuoteRequest(items=(QuoteItem("RES-NEW", quantity=Decimal(2400)),)),
+    )
+    before = issuance_shortfalls(uow, reg.permit_id, clock.today())
+    assert "Fees of $404.00 are assessed; $0.00 is paid; $404.00 is due (15.1.21)." in (before)
+    make_issuable(database, clock, reg.admin, reg.permit_id)  # checklist, licences, then pays
+    assert issuance_shortfalls(uow, reg.permit_id, clock.today()) == []
+    assert permits.issue_permit(uow, clock, reg.inspector, reg.permit_id) == "2026-0001"
+    pay_in_full(database, clock, reg.admin, reg.permit_id)  # nothing more is due: no receipt

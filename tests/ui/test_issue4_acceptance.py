@@ -1,7 +1,7 @@
-"""Issue 4's acceptance, at the counter and then at the inspector's desk, all from the keyboard:
-the new-dwelling application typed into the form with its live fee, the checklist ticked, the
-issue refused with the unmet conditions listed, the conditions met, the permit issued with the
-next number of the year and its permit card printed with that number and the address."""
+"""Issue 4's acceptance, at the counter and then at the inspector's desk, from the keyboard:
+the new-dwelling application typed into the form with its live fee, the issue refused with the
+unmet conditions listed, the fees paid, the checklist ticked, the permit issued with the next
+number of the year and its permit card printed with that number and the address."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from desk.domain.checklists import ItemState
+from tests.factories import pay_in_full
 from tests.ui.sample import Sample
 from tests.ui.test_intake import no_modal_dialogs, take_new_dwelling_application, window
 from ui import dialogs
@@ -57,8 +58,13 @@ def test_a_new_dwelling_goes_from_the_counter_to_an_issued_permit_and_its_card(
         "Plans: three complete sets of plans and specifications not received (15.1.7(b)(1))"
         in refused
     )
+    assert "Fees of $579.00 are assessed; $0.00 is paid; $579.00 is due (15.1.21)." in refused
     assert not dialog.issue_button.isEnabled()
     assert dialog.issue_button.text() == f"{len(refused)} conditions are not met"
+
+    # The applicant pays the $579.00 at the counter (the cashier screen is issue 5's; the
+    # payment goes through the same service).
+    pay_in_full(sample.database, sample.clock, sample.admin, permit_id)
 
     # 3. The checklist, ticked from the keyboard: Space down the list; a dated item takes
     #    the survey's date and Enter.
