@@ -266,6 +266,8 @@ def history_references(conn: Connection, entries: list[AuditEntry]) -> HistoryRe
     parcels = _ids(entries, "parcel_id")
     munis = _ids(entries, "municipality_id")
     permits = _ids(entries, "permit_id")
+    items = {e.entity_id for e in entries if e.entity == "permit_checklist_item"}
+    ci = schema.permit_checklist_item
 
     def names(query: object) -> dict[int, str]:
         return {int(i): str(n) for i, n in conn.execute(query)}  # type: ignore[call-overload]
@@ -280,6 +282,9 @@ def history_references(conn: Connection, entries: list[AuditEntry]) -> HistoryRe
             for i, n in conn.execute(select(p.c.id, p.c.number).where(p.c.id.in_(permits)))
         }
         if permits
+        else {},
+        checklist_items=names(select(ci.c.id, ci.c.text).where(ci.c.id.in_(items)))
+        if items
         else {},
     )
 

@@ -95,6 +95,7 @@ class HistoryReferences:
     parcels: dict[int, str] = field(default_factory=dict)
     permits: dict[int, str] = field(default_factory=dict)
     municipalities: dict[int, str] = field(default_factory=dict)
+    checklist_items: dict[int, str] = field(default_factory=dict)  # row id -> the item's text
 
     def name(self, field_name: str, value: str) -> str:
         table = {

@@ -121,12 +121,16 @@ def test_the_inspector_waives_an_item_with_a_reason(
     assert cells(tab, "plans_residential.fireplace")[2:4] == ("Waived", "No fireplace")
     assert "1 waived" in tab.summary_label.text()
     # The change shows on the History tab at once.
-    history = main_window.open_permit(sample.issued_id).tab("history")
-    texts = [
-        history.model.index(r, 2).data()  # type: ignore[attr-defined]
-        for r in range(history.model.rowCount())  # type: ignore[attr-defined]
+    history = main_window.open_permit(tab.context.permit_id).tab("history")
+    rows = [
+        tuple(history.model.index(r, c).data() for c in range(2, 6))  # type: ignore[attr-defined]
+        for r in range(4)
     ]
-    assert "Checklist item changed" in texts
+    fireplace = "fireplace details at 3/4 inch per foot, cross-section of fireplace and flues"
+    assert rows[:2] == [
+        (f"Checklist: {fireplace}", "State", "Open", "Waived"),
+        ("", "Reason", "", "No fireplace"),
+    ]
 
 
 def test_a_clerk_sees_no_waive_button_and_cannot_undo_a_waiver(

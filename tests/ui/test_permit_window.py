@@ -98,14 +98,21 @@ def test_the_history_tab_lists_the_issue_one_row_per_changed_field(
     assert ("", "", "", "Issued on", "", "03/02/2026") in rows
     assert ("", "", "", "Issued by", "", "Alex Administrator") in rows
     # The checklist the office completed before issuing is in the history too.
-    whats = [r[2] for r in rows if r[2] and not r[2].startswith("Checklist item")]
+    # Opening it is one row; each item received is a row named by the item's text.
+    whats = [r[2] for r in rows if r[2] and not r[2].startswith("Checklist: ")]
     assert whats == [
         "Permit issued",
+        "Checklist opened",
         "Contractor added",
         "Owner of the building added",
         "Permit created",
     ]
-    assert any(r[2].startswith("Checklist item") for r in rows)
+    assert (
+        "Checklist: three complete sets of plans and specifications",
+        "State",
+        "Open",
+        "Received",
+    ) in [r[2:] for r in rows]
 
 
 def test_the_history_model_passes_the_qt_model_tester(

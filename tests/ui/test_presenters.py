@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta, timezone
 from decimal import Decimal
 from pathlib import Path
@@ -282,6 +283,31 @@ def entry(entity: str, action: str, *changes: tuple[str, str | None, str | None]
         action=action,
         changes=tuple(FieldChange(*c) for c in changes),
     )
+
+
+def test_a_checklist_shows_as_opened_once_then_each_item_by_its_text() -> None:
+    opened = [
+        replace(entry("permit_checklist_item", "create", ("state", None, "open")), entity_id=i)
+        for i in (7, 8, 9)
+    ]
+    ticked = replace(
+        entry(
+            "permit_checklist_item",
+            "update",
+            ("state", "open", "waived"),
+            ("reason", None, "Plans on file from 2025"),
+            ("by_user_id", None, "2"),
+        ),
+        entity_id=8,
+        at=AT + timedelta(minutes=5),
+    )
+    refs = References(checklist_items={8: "three complete sets of plans and specifications"})
+    p = HistoryPresenter([ticked, *opened], "glendale", references=refs, tz=UTC)
+    assert [r.cells()[2:] for r in p.rows] == [
+        ("Checklist: three complete sets of plans and specifications", "State", "Open", "Waived"),
+        ("", "Reason", "", "Plans on file from 2025"),
+        ("Checklist opened", "Items", "", "3"),
+    ]
 
 
 def test_history_names_each_event_as_the_office_would() -> None:

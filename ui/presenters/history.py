@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import tzinfo
 from decimal import Decimal, InvalidOperation
 
+from desk.domain.checklists import ItemState
 from desk.domain.enums import PartyRole, PermitClass, PermitStatus, WorkClass
 from desk.domain.kinds import kind_label
 from desk.domain.model import AuditEntry, FieldChange
@@ -39,8 +40,9 @@ _STATUS_EVENTS = {
 _ACTIONS = {"create": "created", "update": "changed", "delete": "deleted"}
 _PARTY_ACTIONS = {"create": "added", "update": "changed", "delete": "removed"}
 # Enum-valued fields and the enum that gives their label.
-_ENUM_FIELDS: dict[str, type[PermitStatus | PermitClass | WorkClass | PartyRole]] = {
+_ENUM_FIELDS: dict[str, type[PermitStatus | PermitClass | WorkClass | PartyRole | ItemState]] = {
     "status": PermitStatus,
+    "state": ItemState,
     "permit_class": PermitClass,
     "work_class": WorkClass,
     "role": PartyRole,
@@ -83,8 +85,12 @@ def _change_of(entry: AuditEntry, name: str) -> FieldChange | None:
     return next((c for c in entry.changes if c.field == name), None)
 
 
-def describe_event(entry: AuditEntry) -> str:
-    """'Permit created', 'Permit issued', 'Contractor added', 'Parcel changed'."""
+def describe_event(entry: AuditEntry, references: References | None = None) -> str:
+    """'Permit created', 'Permit issued', 'Contractor added', 'Parcel changed',
+    'Checklist: three complete sets of plans…'."""
+    if entry.entity == "permit_checklist_item":
+        item = (references or References()).checklist_items.get(entry.entity_id)
+        return f"Checklist: {item}" if item else "Checklist item changed"
     if entry.entity == "permit":
         if entry.action == "update":
             status = _change_of(entry, "status")
@@ -124,8 +130,28 @@ class HistoryPresenter:
         self.rows = self._rows()
 
     def _hidden(self, entry: AuditEntry, change: FieldChange) -> bool:
-        # A party link's permit is this permit: saying so on every row is noise.
-        return entry.entity == "permit_party" and change.field == "permit_id"
+        # A party link's or checklist item's permit is this permit: saying so on every row is
+        # noise; so are the checklist item's text (in What), who and when (in Who and When).
+        if entry.entity == "permit_party":
+            return change.field == "permit_id"
+        if entry.entity == "permit_checklist_item":
+            return change.field in ("permit_id", "text", "code", "by_user_id", "at")
+        return False
+
+    @staticmethod
+    def _opened_checklist(entries: Sequence[AuditEntry], i: int) -> int:
+        """How many checklist items were created with entries[i], in one save (opening the
+        checklist writes every item at once): they show as one row."""
+        first = entries[i]
+        n = 0
+        while (
+            i + n < len(entries)
+            and entries[i + n].entity == "permit_checklist_item"
+            and entries[i + n].action == "create"
+            and entries[i + n].at == first.at
+        ):
+            n += 1
+        return n
 
     def value_text(self, field_name: str, value: str | None) -> str:
         if value is None or value == "":
@@ -156,9 +182,28 @@ class HistoryPresenter:
 
     def _rows(self) -> list[HistoryRow]:
         rows: list[HistoryRow] = []
+        skip_to = 0
         for event, entry in enumerate(self.entries):
+            if event < skip_to:
+                continue
             when = format_timestamp(entry.at, self.tz)
-            what = describe_event(entry)
+            opened = self._opened_checklist(self.entries, event)
+            if opened > 1:
+                skip_to = event + opened
+                rows.append(
+                    HistoryRow(
+                        when,
+                        entry.username,
+                        "Checklist opened",
+                        "Items",
+                        "",
+                        f"{opened}",
+                        True,
+                        event,
+                    )
+                )
+                continue
+            what = describe_event(entry, self.references)
             changes = [c for c in entry.changes if not self._hidden(entry, c)]
             if not changes:
                 rows.append(HistoryRow(when, entry.username, what, "", "", "", True, event))
