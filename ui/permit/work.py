@@ -32,7 +32,7 @@ from ui.views.common import page_scroll, section_title, value_label
 TITLE = "Work"
 # Sections side by side: the work on the left; the flags and holds on the right; the SBD-5823
 # answers below, across.
-_RIGHT = ("Fees follow from", "Holds")
+_RIGHT = ("Work begun, emergency", "Holds")
 
 
 def ask_damage(parent: QWidget | None, current: int | None) -> int | None:

@@ -166,7 +166,7 @@ class PermitWorkPresenter:
         else:
             began = "No"
         return WorkSection(
-            "Fees follow from",
+            "Work begun, emergency",
             (
                 WorkField("Work began before permit", began),
                 WorkField("Emergency", "Yes" if d.emergency else "No"),

@@ -398,7 +398,7 @@ class IntakeWindow(QWidget):
         self.rows["sbd"] = [self.sbd_toggle]
 
         # Flags.
-        form.addWidget(_Title("Fees follow from", body), next(row), 0, 1, 3)
+        form.addWidget(_Title("Work begun, emergency", body), next(row), 0, 1, 3)
         self.work_began_box = QCheckBox("&Work began before permit (double fees, 15.1.21(f))", body)
         self.work_began_box.setObjectName("workBegan")
         self.emergency_box = QCheckBox("E&mergency", body)
