@@ -107,7 +107,7 @@ def make_issuable(database: Database, clock: FixedClock, actor: Actor, permit_id
     for its contractors, every checklist item received (the survey dated today), the fees paid.
     `actor` must be allowed to record credentials and checklist items (an inspector or
     administrator) and, when fees are due, to take payments (an administrator)."""
-    from desk.domain.checklists import ItemState
+    from desk.domain.checklists import ItemKind, ItemState
     from desk.domain.credentials import requirement
     from desk.domain.kinds import kind_by_code
     from desk.domain.model import Credential
@@ -142,7 +142,9 @@ def make_issuable(database: Database, clock: FixedClock, actor: Actor, permit_id
             permit_id,
             line.code,
             ItemState.RECEIVED,
-            value_date=clock.today() if line.code == "survey.date" else None,
+            # Dated items take today's date; noted items (a licence number, a vote) a note.
+            value_date=clock.today() if line.kind is ItemKind.DATE else None,
+            value_text="on file" if line.kind is ItemKind.TEXT else None,
         )
     pay_in_full(database, clock, actor, permit_id)
 

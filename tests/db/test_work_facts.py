@@ -15,12 +15,11 @@ from db import queries, schema
 from db.checklist_queries import permit_checklist
 from db.database import Database
 from desk.clock import FixedClock
-from desk.domain.checklists import ItemKind, ItemState
 from desk.domain.enums import PartyRole
 from desk.errors import IssuanceRefused, PermissionDenied, RuleViolation, ValidationError
 from desk.services import checklists, permits
 from desk.services.issuance import issuance_shortfalls
-from tests.factories import Register, seed_register
+from tests.factories import Register, make_issuable, seed_register
 
 SEWER_HOLD = (
     "Sewer tax or assessment on parcel 047-9991-002 is delinquent; the Plumbing Inspector's "
@@ -42,20 +41,6 @@ def apply(reg: Register, kind: str, **facts: object) -> permits.ApplicationInput
 
 def take(database: Database, clock: FixedClock, reg: Register, kind: str, **facts: object) -> int:
     return permits.take_application(database.uow(), clock, reg.clerk, apply(reg, kind, **facts))
-
-
-def meet_checklist(database: Database, clock: FixedClock, reg: Register, permit_id: int) -> None:
-    """Every open item received as the inspector would record it (dates, licence numbers)."""
-    uow = database.uow()
-    _, lines = checklists.checklist_lines(uow, permit_id)
-    for line in lines:
-        if line.state is not ItemState.OPEN:
-            continue
-        checklists.mark_item(
-            uow, clock, reg.inspector, permit_id, line.code, ItemState.RECEIVED,
-            value_date=clock.today() if line.kind is ItemKind.DATE else None,
-            value_text="MP-224466" if line.kind is ItemKind.TEXT else None,
-        )  # fmt: skip
 
 
 def test_the_work_facts_of_a_new_house_are_stored_and_read_back(
@@ -159,7 +144,7 @@ def test_a_sewer_connection_waits_for_a_delinquent_sewer_tax_or_the_plumbing_ins
 ) -> None:
     reg = seed_register(database, clock)
     permit_id = take(database, clock, reg, "SEWER-WATER")
-    meet_checklist(database, clock, reg, permit_id)
+    make_issuable(database, clock, reg.inspector, permit_id)
     # The inspector does not keep the tax roll; the treasurer does.
     with pytest.raises(PermissionDenied):
         permits.set_sewer_delinquent(database.uow(), clock, reg.inspector, reg.parcel_id, True)
@@ -225,7 +210,7 @@ def test_a_building_damaged_half_its_value_may_not_be_moved_or_altered(
     move = take(database, clock, reg, "MOVE", stories=1)
     remodel = take(database, clock, reg, "RES-REMODEL")
     new_house = take(database, clock, reg, "RES-NEW-DWELLING", dwelling_units=1)
-    meet_checklist(database, clock, reg, move)
+    make_issuable(database, clock, reg.inspector, move)
     with pytest.raises(PermissionDenied):
         permits.record_damage(database.uow(), clock, reg.clerk, move, 60)
     with pytest.raises(ValidationError, match="damage"):
