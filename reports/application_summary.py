@@ -10,12 +10,12 @@ from typing import Any
 
 from reportlab.lib.pagesizes import letter
 from reportlab.lib.units import inch
-from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import Paragraph, Spacer, Table, TableStyle
 from reportlab.platypus.flowables import Flowable
 
 from desk.domain.documents import ApplicationSummaryData
 from desk.money import format_money
-from reports.common import INK, MARGIN, MUTED, RULE, SHADE
+from reports.common import INK, MARGIN, RULE, SHADE, build_pdf
 from reports.common import header as _header
 from reports.common import para as _p
 from reports.common import styles as _styles
@@ -93,33 +93,8 @@ def render_application_summary(data: ApplicationSummaryData, out: Path, printed_
     """Write the summary to `out` as a PDF (letter, DejaVu embedded)."""
     regular, bold = register_fonts()
     st = _styles(regular, bold)
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
     width = letter[0] - 2 * MARGIN
     name = f"Permit {data.number}" if data.number else f"Application #{data.permit_id}"
-    doc = SimpleDocTemplate(
-        str(out),
-        pagesize=letter,
-        leftMargin=MARGIN,
-        rightMargin=MARGIN,
-        topMargin=MARGIN,
-        bottomMargin=MARGIN,
-        title=f"{name} — application summary",
-        creator="Permit Desk",
-        initialFontName=regular,
-    )
-
-    def footer(canvas: Any, document: Any) -> None:
-        canvas.saveState()
-        canvas.setFont(regular, 7.5)
-        canvas.setFillColor(MUTED)
-        canvas.drawString(
-            MARGIN, 0.5 * inch, f"{data.municipality_name} — {name}, printed {_day(printed_on)}"
-        )
-        canvas.drawRightString(
-            letter[0] - MARGIN, 0.5 * inch, f"Page {document.page} · Permit Desk"
-        )
-        canvas.restoreState()
 
     story: list[Flowable] = []
     story += _header(data.municipality_name, list(data.letterhead), st)
@@ -220,4 +195,12 @@ def render_application_summary(data: ApplicationSummaryData, out: Path, printed_
             story.append(_p(f"Fee schedule: {data.schedule_version}", st["footnote"]))
     else:
         story.append(_p("No fees assessed yet.", st["base"]))
-    doc.build(story, onFirstPage=footer, onLaterPages=footer)
+    build_pdf(
+        Path(out),
+        story,
+        font=regular,
+        title=f"{name} — application summary",
+        author=data.municipality_name,
+        footer=f"{data.municipality_name} — {name}, printed {_day(printed_on)}",
+        page_label="Page {page} · Permit Desk",
+    )

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
+from pathlib import Path
+from typing import Any
 from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
@@ -10,7 +13,7 @@ from reportlab.lib.enums import TA_RIGHT
 from reportlab.lib.pagesizes import letter
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
-from reportlab.platypus import Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 from reportlab.platypus.flowables import Flowable
 
 MARGIN = 0.75 * inch
@@ -54,12 +57,15 @@ def para(text: str, style: ParagraphStyle) -> Paragraph:
 
 
 def header(
-    municipality_name: str, letterhead: list[str], st: dict[str, ParagraphStyle]
+    municipality_name: str,
+    letterhead: list[str],
+    st: dict[str, ParagraphStyle],
+    width: float = letter[0] - 2 * MARGIN,
 ) -> list[Flowable]:
     lines = [line for line in letterhead if line.strip()] or [municipality_name]
     out: list[Flowable] = [para(lines[0], st["muni"])]
     out.extend(para(line, st["letterhead"]) for line in lines[1:])
-    rule = Table([[""]], colWidths=[letter[0] - 2 * MARGIN], rowHeights=[6])
+    rule = Table([[""]], colWidths=[width], rowHeights=[6])
     rule.setStyle(
         TableStyle(
             [
@@ -70,3 +76,53 @@ def header(
     )
     out += [rule, Spacer(1, 12)]
     return out
+
+
+def build_pdf(
+    out: Path,
+    story: list[Flowable],
+    *,
+    font: str,
+    title: str,
+    author: str,
+    footer: str,
+    page_label: str = "Page {page}",
+    pagesize: tuple[float, float] = letter,
+    subject: str = "",
+    margins: tuple[float, float] = (MARGIN, MARGIN),  # (top, bottom)
+    footer_y: float = 0.5 * inch,
+    decorate: Callable[[Any, Any], None] | None = None,
+) -> None:
+    """Write a one-off document (a notice, a certificate, a quote): the story on `pagesize` with
+    the margins every printout shares, and on each page a muted footer line with `footer` on
+    the left and `page_label` ("Page {page}") on the right. `decorate(canvas, doc)` draws
+    anything more on each page (a certificate's border). `font` is the registered DejaVu face,
+    so no unembedded Helvetica ends up in the file."""
+
+    def on_page(canvas: Any, document: Any) -> None:
+        canvas.saveState()
+        if decorate is not None:
+            decorate(canvas, document)
+        canvas.setFont(font, 7.5)
+        canvas.setFillColor(MUTED)
+        canvas.drawString(MARGIN, footer_y, footer)
+        if page_label:
+            canvas.drawRightString(
+                pagesize[0] - MARGIN, footer_y, page_label.format(page=document.page)
+            )
+        canvas.restoreState()
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    SimpleDocTemplate(
+        str(out),
+        pagesize=pagesize,
+        leftMargin=MARGIN,
+        rightMargin=MARGIN,
+        topMargin=margins[0],
+        bottomMargin=margins[1],
+        title=title,
+        author=author,
+        subject=subject,
+        creator="Permit Desk",
+        initialFontName=font,
+    ).build(story, onFirstPage=on_page, onLaterPages=on_page)

@@ -5,16 +5,15 @@ renderer over desk.services.inspections.CorrectionNoticeData."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from reportlab.lib.pagesizes import letter
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
-from reportlab.platypus import SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import Spacer, Table, TableStyle
 from reportlab.platypus.flowables import Flowable
 
 from desk.services.inspections import CorrectionNoticeData
-from reports.common import MARGIN, MUTED, RULE, day, header, para, styles
+from reports.common import MARGIN, RULE, build_pdf, day, header, para, styles
 from reports.fonts import register_fonts
 
 TITLE = "Correction Order"
@@ -109,25 +108,11 @@ def render_correction_notice(n: CorrectionNoticeData, out: Path) -> None:
         para(n.inspector_title, st["label"]),
     ]
 
-    def footer(canvas: Any, document: Any) -> None:
-        canvas.saveState()
-        canvas.setFont(regular, 7.5)
-        canvas.setFillColor(MUTED)
-        canvas.drawString(
-            MARGIN, 0.5 * inch, f"{n.municipality_name} — correction order #{n.order_id}"
-        )
-        canvas.drawRightString(letter[0] - MARGIN, 0.5 * inch, f"Page {document.page}")
-        canvas.restoreState()
-
-    out.parent.mkdir(parents=True, exist_ok=True)
-    doc = SimpleDocTemplate(
-        str(out),
-        pagesize=letter,
-        leftMargin=MARGIN,
-        rightMargin=MARGIN,
-        topMargin=MARGIN,
-        bottomMargin=MARGIN,
+    build_pdf(
+        out,
+        story,
+        font=regular,
         title=f"{TITLE} — {n.permit_number}",
         author=n.municipality_name,
+        footer=f"{n.municipality_name} — correction order #{n.order_id}",
     )
-    doc.build(story, onFirstPage=footer, onLaterPages=footer)

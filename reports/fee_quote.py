@@ -16,12 +16,12 @@ from reportlab.lib.pagesizes import letter
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import Paragraph, Spacer, Table, TableStyle
 from reportlab.platypus.flowables import Flowable
 
 from desk.fees.engine import DOUBLE_FEE_CODE, Quote
 from desk.money import format_money
-from reports.common import INK, MARGIN, MUTED, RULE, SHADE
+from reports.common import INK, MARGIN, RULE, SHADE, build_pdf
 from reports.common import day as _day
 from reports.common import header as _header
 from reports.common import para as _p
@@ -194,31 +194,6 @@ def render_quote_pdf(
     regular, bold = register_fonts()
     st = _styles(regular, bold)
     readings = _readings(quote)
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    doc = SimpleDocTemplate(
-        str(out),
-        pagesize=letter,
-        leftMargin=MARGIN,
-        rightMargin=MARGIN,
-        topMargin=MARGIN,
-        bottomMargin=MARGIN,
-        title=f"Fee quote — {municipality_name}",
-        author=prepared_by,
-        subject=f"{quote.schedule_version}, {_day(on)}",
-        creator="Permit Desk",
-        initialFontName=regular,  # no unembedded Helvetica in the file
-    )
-
-    def footer(canvas: Any, document: Any) -> None:
-        canvas.saveState()
-        canvas.setFont(regular, 7.5)
-        canvas.setFillColor(MUTED)
-        canvas.drawString(MARGIN, 0.5 * inch, f"{municipality_name} — fee quote of {_day(on)}")
-        canvas.drawRightString(
-            letter[0] - MARGIN, 0.5 * inch, f"Page {document.page} · Permit Desk"
-        )
-        canvas.restoreState()
 
     story: list[Flowable] = []
     story += _header(municipality_name, letterhead, st)
@@ -227,4 +202,13 @@ def render_quote_pdf(
     story += _facts(quote, prepared_by, on, st)
     story.append(_lines_table(quote, readings, st))
     story += _footnotes(quote, readings, st)
-    doc.build(story, onFirstPage=footer, onLaterPages=footer)
+    build_pdf(
+        Path(out),
+        story,
+        font=regular,
+        title=f"Fee quote — {municipality_name}",
+        author=prepared_by,
+        subject=f"{quote.schedule_version}, {_day(on)}",
+        footer=f"{municipality_name} — fee quote of {_day(on)}",
+        page_label="Page {page} · Permit Desk",
+    )

@@ -4,18 +4,17 @@ served on the owner, page 2 the placard posted at the site. A pure renderer."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.pagesizes import letter
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
-from reportlab.platypus import PageBreak, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import PageBreak, Spacer, Table, TableStyle
 from reportlab.platypus.flowables import Flowable
 
 from desk.domain.readmodels import OrderNotice
-from reports.common import MARGIN, MUTED, day, header, para, styles
+from reports.common import MARGIN, build_pdf, day, header, para, styles
 from reports.fonts import register_fonts
 
 RED = colors.HexColor("#b3261e")
@@ -154,25 +153,11 @@ def render_order_notice(n: OrderNotice, out: Path) -> None:
             para(", ".join(who), centred),
         ]
 
-    def footer(canvas: Any, document: Any) -> None:
-        canvas.saveState()
-        canvas.setFont(regular, 7.5)
-        canvas.setFillColor(MUTED)
-        canvas.drawString(
-            MARGIN, 0.5 * inch, f"{n.municipality_name} — {title.lower()} #{n.order_id}"
-        )
-        canvas.drawRightString(letter[0] - MARGIN, 0.5 * inch, f"Page {document.page}")
-        canvas.restoreState()
-
-    out.parent.mkdir(parents=True, exist_ok=True)
-    doc = SimpleDocTemplate(
-        str(out),
-        pagesize=letter,
-        leftMargin=MARGIN,
-        rightMargin=MARGIN,
-        topMargin=MARGIN,
-        bottomMargin=MARGIN,
+    build_pdf(
+        out,
+        story,
+        font=regular,
         title=f"{title} — {n.permit_number or n.permit_id}",
         author=n.municipality_name,
+        footer=f"{n.municipality_name} — {title.lower()} #{n.order_id}",
     )
-    doc.build(story, onFirstPage=footer, onLaterPages=footer)

@@ -12,11 +12,11 @@ from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.pagesizes import letter
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
-from reportlab.platypus import SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import Spacer, Table, TableStyle
 from reportlab.platypus.flowables import Flowable
 
 from desk.services.inspections import CertificateData
-from reports.common import INK, MARGIN, MUTED, RULE, day, header, para, styles
+from reports.common import INK, MARGIN, RULE, build_pdf, day, header, para, styles
 from reports.fonts import register_fonts
 
 RED = colors.HexColor("#b3261e")
@@ -129,27 +129,19 @@ def render_occupancy_certificate(c: CertificateData, out: Path) -> None:
         ),
     ]
 
-    def frame(canvas: Any, document: Any) -> None:
-        canvas.saveState()
+    def border(canvas: Any, _document: Any) -> None:
         canvas.setStrokeColor(RULE)
         canvas.setLineWidth(2)
         canvas.rect(0.45 * inch, 0.45 * inch, letter[0] - 0.9 * inch, letter[1] - 0.9 * inch)
-        canvas.setFont(regular, 7.5)
-        canvas.setFillColor(MUTED)
-        canvas.drawString(
-            MARGIN, 0.6 * inch, f"{c.municipality_name} — certificate of occupancy {c.number}"
-        )
-        canvas.restoreState()
 
-    out.parent.mkdir(parents=True, exist_ok=True)
-    doc = SimpleDocTemplate(
-        str(out),
-        pagesize=letter,
-        leftMargin=MARGIN,
-        rightMargin=MARGIN,
-        topMargin=MARGIN,
-        bottomMargin=MARGIN,
+    build_pdf(
+        out,
+        story,
+        font=regular,
         title=f"{certificate_title(c)} {c.number} — {c.address}",
         author=c.municipality_name,
+        footer=f"{c.municipality_name} — certificate of occupancy {c.number}",
+        page_label="",
+        footer_y=0.6 * inch,
+        decorate=border,
     )
-    doc.build(story, onFirstPage=frame, onLaterPages=frame)

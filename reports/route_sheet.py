@@ -10,11 +10,11 @@ from typing import Any
 
 from reportlab.lib.pagesizes import landscape, letter
 from reportlab.lib.units import inch
-from reportlab.platypus import SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import Spacer, Table, TableStyle
 from reportlab.platypus.flowables import Flowable
 
 from desk.services.inspections import RouteSheet, RouteStop
-from reports.common import MARGIN, MUTED, RULE, SHADE, day, header, para, styles
+from reports.common import MARGIN, RULE, SHADE, build_pdf, day, header, para, styles
 from reports.fonts import register_fonts
 
 COLUMNS = ("#", "Time", "Address", "Permit", "Inspection", "Contact", "Phone", "Notes", "Result")
@@ -62,7 +62,12 @@ def render_route_sheet(sheet: RouteSheet, out: Path) -> None:
     regular, bold = register_fonts()
     st = styles(regular, bold)
     story: list[Flowable] = [
-        *header(sheet.municipality_name, list(sheet.letterhead), st),
+        *header(
+            sheet.municipality_name,
+            list(sheet.letterhead),
+            st,
+            landscape(letter)[0] - 2 * MARGIN,
+        ),
         para(route_title(sheet), st["title"]),
         para(
             f"{len(sheet.stops)} stop{'s' if len(sheet.stops) != 1 else ''} in route order. "
@@ -93,26 +98,17 @@ def render_route_sheet(sheet: RouteSheet, out: Path) -> None:
     )
     story.append(table)
 
-    def footer(canvas: Any, document: Any) -> None:
-        canvas.saveState()
-        canvas.setFont(regular, 7.5)
-        canvas.setFillColor(MUTED)
-        canvas.drawString(MARGIN, 0.45 * inch, f"{sheet.municipality_name} — {route_title(sheet)}")
-        canvas.drawRightString(landscape(letter)[0] - MARGIN, 0.45 * inch, f"Page {document.page}")
-        canvas.restoreState()
-
-    out.parent.mkdir(parents=True, exist_ok=True)
-    doc = SimpleDocTemplate(
-        str(out),
-        pagesize=landscape(letter),
-        leftMargin=MARGIN,
-        rightMargin=MARGIN,
-        topMargin=0.6 * inch,
-        bottomMargin=0.7 * inch,
+    build_pdf(
+        out,
+        story,
+        font=regular,
         title=route_title(sheet),
         author=sheet.municipality_name,
+        footer=f"{sheet.municipality_name} — {route_title(sheet)}",
+        pagesize=landscape(letter),
+        margins=(0.6 * inch, 0.7 * inch),
+        footer_y=0.45 * inch,
     )
-    doc.build(story, onFirstPage=footer, onLaterPages=footer)
 
 
 def export_route_xlsx(sheet: RouteSheet, out: Path) -> None:
