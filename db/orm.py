@@ -8,7 +8,12 @@ from sqlalchemy.orm import registry, relationship
 from db import schema
 from desk.domain.checklists import ChecklistItem
 from desk.domain.model import (
+    AssociationMember,
+    BondPermit,
+    BondRecord,
+    BondSurety,
     CorrectionOrderRecord,
+    CoverageRecord,
     Credential,
     DailyClose,
     FeeAccountMap,
@@ -17,6 +22,7 @@ from desk.domain.model import (
     GlEntry,
     Inspection,
     InspectionException,
+    InsuranceCertificateRecord,
     Municipality,
     OccupancyCertificate,
     Parcel,
@@ -30,6 +36,9 @@ from desk.domain.model import (
     PermitOrder,
     PermitParty,
     Refund,
+    StateFiling,
+    StreetDeposit,
+    SuretyFacts,
     Turnover,
     User,
 )
@@ -115,3 +124,52 @@ def start_mappers() -> None:
         (OccupancyCertificate, schema.occupancy_certificate),
     ):
         mapper_registry.map_imperatively(cls, table)
+    # Reports (issue 8): the Act 211 filing date of a permit, a plain row.
+    mapper_registry.map_imperatively(StateFiling, schema.state_filing)
+    # Bonds, insurance and street deposits (issue 6): a bond with its personal sureties and the
+    # permits it covers, a certificate with its coverages and members, loaded with their parent.
+    for cls, table in (
+        (BondSurety, schema.bond_surety),
+        (BondPermit, schema.bond_permit),
+        (CoverageRecord, schema.insurance_coverage),
+        (AssociationMember, schema.association_member),
+        (StreetDeposit, schema.deposit),
+        (SuretyFacts, schema.surety_facts),
+    ):
+        mapper_registry.map_imperatively(cls, table)
+    mapper_registry.map_imperatively(
+        BondRecord,
+        schema.bond,
+        properties={
+            "sureties": relationship(
+                BondSurety,
+                order_by=schema.bond_surety.c.id,
+                cascade="all, delete-orphan",
+                lazy="selectin",
+            ),
+            "permits": relationship(
+                BondPermit,
+                order_by=schema.bond_permit.c.id,
+                cascade="all, delete-orphan",
+                lazy="selectin",
+            ),
+        },
+    )
+    mapper_registry.map_imperatively(
+        InsuranceCertificateRecord,
+        schema.insurance_certificate,
+        properties={
+            "coverages": relationship(
+                CoverageRecord,
+                order_by=schema.insurance_coverage.c.id,
+                cascade="all, delete-orphan",
+                lazy="selectin",
+            ),
+            "members": relationship(
+                AssociationMember,
+                order_by=schema.association_member.c.id,
+                cascade="all, delete-orphan",
+                lazy="selectin",
+            ),
+        },
+    )

@@ -46,7 +46,8 @@ from desk.domain.enums import (
     WorkClass,
 )
 from desk.domain.inspections import Result as InspectionResult
-from desk.domain.model import InspectionStatus
+from desk.domain.model import DepositState, InspectionStatus
+from desk.domain.sureties import BondKind, BondPurpose, BondScope, BondStatus, CoverageKind
 
 
 class Thousandths(TypeDecorator[Decimal]):
@@ -610,4 +611,163 @@ occupancy_certificate = Table(
     Column("inspector_name", String(200), nullable=False),
     Column("at", UTCDateTime),
     UniqueConstraint("municipality_id", "number", name="uq_occupancy_certificate_number"),
+)
+
+# Revision 0009: reports (issue 8) — the date each new one- or two-family dwelling permit was
+# filed with the state (Act 211, s. 101.63(7m) Wis. Stats., SPS 320.09).
+state_filing = Table(
+    "state_filing",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("permit_id", ForeignKey("permit.id"), nullable=False, unique=True),
+    Column("filed_on", Date, nullable=False),
+    Column("reference", String(80), nullable=False),
+    Column("by_user_id", ForeignKey("app_user.id")),
+    Column("at", UTCDateTime),
+)
+
+# Revision 0010: bonds, insurance certificates and street deposits (issue 6). A bond covers
+# named permits (bond_permit) or a contractor's calendar year (scope, year: §435-7.K); an
+# association's certificate lists its members (15.1.38(b)); a street deposit (15.1.43) is paid
+# through cashiering (payment_id) and returned by a refund row of its own (refund_id).
+bond = Table(
+    "bond",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("municipality_id", ForeignKey("municipality.id"), nullable=False),
+    Column("purpose", StrEnumType(BondPurpose), nullable=False),
+    Column("kind", StrEnumType(BondKind), nullable=False),
+    Column("principal", String(200), nullable=False),
+    Column("principal_party_id", ForeignKey("party.id"), index=True),
+    Column("obligee", String(200), nullable=False),
+    Column("amount", Cents, nullable=False),
+    Column("effective_on", Date, nullable=False),
+    Column("expires_on", Date, index=True),
+    Column("number", String(80), nullable=False),
+    Column("surety_company", String(200), nullable=False),
+    Column("sureties_approved", String(300), nullable=False),
+    Column("conditions", JSON, nullable=False),
+    Column("scope", StrEnumType(BondScope), nullable=False),
+    Column("year", Integer),
+    Column("status", StrEnumType(BondStatus), nullable=False),
+    Column("released_on", Date),
+    Column("released_by", String(200), nullable=False),
+    Column("released_by_id", ForeignKey("app_user.id")),
+    Column("claimed_on", Date),
+    Column("claim_amount", Cents),
+    Column("claim_reason", Text, nullable=False),
+    Column("notes", Text, nullable=False),
+    Column("by_user_id", ForeignKey("app_user.id")),
+    Column("at", UTCDateTime),
+)
+
+bond_surety = Table(
+    "bond_surety",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("bond_id", ForeignKey("bond.id"), nullable=False, index=True),
+    Column("name", String(200), nullable=False),
+)
+
+bond_permit = Table(
+    "bond_permit",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("bond_id", ForeignKey("bond.id"), nullable=False, index=True),
+    Column("permit_id", ForeignKey("permit.id"), nullable=False, index=True),
+    UniqueConstraint("bond_id", "permit_id", name="uq_bond_permit_bond_id"),
+)
+
+insurance_certificate = Table(
+    "insurance_certificate",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("municipality_id", ForeignKey("municipality.id"), nullable=False),
+    Column("insured", String(200), nullable=False),
+    Column("insured_party_id", ForeignKey("party.id"), index=True),
+    Column("insurer", String(200), nullable=False),
+    Column("policy", String(80), nullable=False),
+    Column("effective_on", Date, nullable=False),
+    Column("expires_on", Date, nullable=False, index=True),
+    Column("holder", String(200), nullable=False),
+    Column("file_reference", String(80), nullable=False),
+    Column("association", Boolean, nullable=False),
+    Column("filed_on", Date),
+    Column("by_user_id", ForeignKey("app_user.id")),
+    Column("at", UTCDateTime),
+)
+
+insurance_coverage = Table(
+    "insurance_coverage",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("certificate_id", ForeignKey("insurance_certificate.id"), nullable=False, index=True),
+    Column("kind", StrEnumType(CoverageKind), nullable=False),
+    Column("limit_amount", Cents, nullable=False),
+)
+
+association_member = Table(
+    "association_member",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("certificate_id", ForeignKey("insurance_certificate.id"), nullable=False, index=True),
+    Column("name", String(200), nullable=False),
+    Column("party_id", ForeignKey("party.id"), index=True),
+)
+
+deposit = Table(
+    "deposit",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("municipality_id", ForeignKey("municipality.id"), nullable=False),
+    Column("permit_id", ForeignKey("permit.id"), nullable=False, index=True),
+    Column("depositor", String(200), nullable=False),
+    Column("depositor_party_id", ForeignKey("party.id")),
+    Column("depositor_address", Text, nullable=False),
+    Column("refund_payee", String(200), nullable=False),
+    Column("refund_address", Text, nullable=False),
+    Column("amount", Cents, nullable=False),
+    Column("street_paved", Boolean, nullable=False),
+    Column("status", StrEnumType(DepositState), nullable=False),
+    Column("received_on", Date),
+    Column("payment_id", ForeignKey("payment.id")),
+    Column("completed_on", Date),
+    Column("completed_by_id", ForeignKey("app_user.id")),
+    Column("ordered_on", Date),
+    Column("ordered_at", UTCDateTime),
+    Column("ordered_by", String(200), nullable=False),
+    Column("ordered_by_id", ForeignKey("app_user.id")),
+    Column("check_number", String(40), nullable=False),
+    Column("check_date", Date),
+    Column("refunded_at", UTCDateTime),
+    Column("refunded_by_id", ForeignKey("app_user.id")),
+    Column("refund_id", ForeignKey("refund.id")),
+    Column("retention_resolution", String(80), nullable=False),
+    Column("retention_resolved_on", Date),
+    Column("retention_amount", Cents),
+    Column("retention_reason", Text, nullable=False),
+    Column("retention_by_id", ForeignKey("app_user.id")),
+    Column("by_user_id", ForeignKey("app_user.id")),
+    Column("at", UTCDateTime),
+    Index("ix_deposit_municipality_status", "municipality_id", "status"),
+)
+
+surety_facts = Table(
+    "surety_facts",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("permit_id", ForeignKey("permit.id"), nullable=False, unique=True),
+    Column("excavation_hazard", Boolean, nullable=False),
+    Column("exterior_altered", Boolean, nullable=False),
+    Column("excavates_public_street", Boolean, nullable=False),
+    Column("street_paved", Boolean, nullable=False),
+    Column("engineer_requires_bond", Boolean, nullable=False),
+    Column("inspector_requires_surety", Boolean, nullable=False),
+    Column("public_utility", Boolean, nullable=False),
+    Column("bond_amount", Cents),
+    Column("plan_commission_bond_amount", Cents),
+    Column("restoration_bond_amount", Cents),
+    Column("deposit_amount", Cents),
+    Column("by_user_id", ForeignKey("app_user.id")),
+    Column("at", UTCDateTime),
 )

@@ -21,7 +21,12 @@ from db import schema
 from desk.domain.checklists import ChecklistItem
 from desk.domain.enums import PartyRole
 from desk.domain.model import (
+    AssociationMember,
+    BondPermit,
+    BondRecord,
+    BondSurety,
     CorrectionOrderRecord,
+    CoverageRecord,
     Credential,
     DailyClose,
     FeeAccountMap,
@@ -30,6 +35,7 @@ from desk.domain.model import (
     GlEntry,
     Inspection,
     InspectionException,
+    InsuranceCertificateRecord,
     Municipality,
     OccupancyCertificate,
     Parcel,
@@ -43,6 +49,9 @@ from desk.domain.model import (
     PermitOrder,
     PermitParty,
     Refund,
+    StateFiling,
+    StreetDeposit,
+    SuretyFacts,
     Turnover,
     User,
 )
@@ -77,6 +86,15 @@ ENTITY_NAMES: dict[type, str] = {
     InspectionException: "inspection_exception",
     CorrectionOrderRecord: "correction_order",
     OccupancyCertificate: "occupancy_certificate",
+    StateFiling: "state_filing",
+    BondRecord: "bond",
+    BondSurety: "bond_surety",
+    BondPermit: "bond_permit",
+    InsuranceCertificateRecord: "insurance_certificate",
+    CoverageRecord: "insurance_coverage",
+    AssociationMember: "association_member",
+    StreetDeposit: "deposit",
+    SuretyFacts: "surety_facts",
 }
 REDACTED = {"password_hash"}
 ACTOR_KEY = "audit_actor"

@@ -15,18 +15,21 @@ from db import schema, tracking
 from db.numbering import next_number
 from desk.domain.cashiering import AdjustmentSource, EntrySource
 from desk.domain.checklists import ChecklistItem
-from desk.domain.enums import PartyRole
+from desk.domain.enums import PartyRole, PermitStatus
 from desk.domain.lifecycle import ACTIVE
 from desk.domain.model import (
+    BondRecord,
     CorrectionOrderRecord,
     Credential,
     Inspection,
     InspectionException,
+    InsuranceCertificateRecord,
     Municipality,
     OccupancyCertificate,
     Parcel,
     Party,
     Permit,
+    StreetDeposit,
     User,
 )
 from desk.fees.loader import version_from_dict
@@ -40,6 +43,7 @@ from desk.services.uow import (
     NumberAllocator,
     PermitRepository,
     Repository,
+    SuretyRepository,
     UserRepository,
 )
 
@@ -336,6 +340,96 @@ class InspectionRepo:
         )
 
 
+class SuretyRepo:
+    """Implements desk.services.uow.SuretyRepository."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def add(self, obj: object) -> None:
+        self.session.add(obj)
+
+    def get(self, cls: type[T], id: int) -> T | None:
+        return self.session.get(cls, id)
+
+    def find(self, cls: type[T], **equals: Any) -> list[T]:
+        table = class_mapper(cls).local_table
+        return list(self.session.scalars(select(cls).filter_by(**equals).order_by(table.c.id)))
+
+    def bonds_for_permit(self, permit_id: int) -> list[BondRecord]:
+        b, bp = schema.bond, schema.bond_permit
+        linked = select(bp.c.bond_id).where(bp.c.permit_id == permit_id)
+        return list(
+            self.session.scalars(select(BondRecord).where(b.c.id.in_(linked)).order_by(b.c.id))
+        )
+
+    def bonds_of(
+        self, municipality_id: int, party_ids: set[int], names: set[str]
+    ) -> list[BondRecord]:
+        b = schema.bond
+        who = b.c.principal_party_id.in_(party_ids) | func.lower(b.c.principal).in_(names)
+        return list(
+            self.session.scalars(
+                select(BondRecord)
+                .where((b.c.municipality_id == municipality_id) & who)
+                .order_by(b.c.id)
+            )
+        )
+
+    def certificates_of(
+        self, municipality_id: int, party_ids: set[int], names: set[str]
+    ) -> list[InsuranceCertificateRecord]:
+        c, m = schema.insurance_certificate, schema.association_member
+        members = select(m.c.certificate_id).where(
+            m.c.party_id.in_(party_ids) | func.lower(m.c.name).in_(names)
+        )
+        own = (~c.c.association) & (
+            c.c.insured_party_id.in_(party_ids) | func.lower(c.c.insured).in_(names)
+        )
+        return list(
+            self.session.scalars(
+                select(InsuranceCertificateRecord)
+                .where(
+                    (c.c.municipality_id == municipality_id)
+                    & (own | (c.c.association & c.c.id.in_(members)))
+                )
+                .order_by(c.c.id)
+            )
+        )
+
+    def deposits_for(self, permit_id: int) -> list[StreetDeposit]:
+        return self.find(StreetDeposit, permit_id=permit_id)
+
+    def permits_of(
+        self,
+        municipality_id: int,
+        party_ids: set[int],
+        names: set[str],
+        roles: tuple[PartyRole, ...],
+        statuses: tuple[PermitStatus, ...],
+    ) -> list[Permit]:
+        p, pp, pa = schema.permit, schema.permit_party, schema.party
+        holders = (
+            select(pp.c.permit_id)
+            .join(pa, pa.c.id == pp.c.party_id)
+            .where(
+                pp.c.role.in_([r.value for r in roles])
+                & (pa.c.id.in_(party_ids) | func.lower(pa.c.name).in_(names))
+            )
+        )
+        return list(
+            self.session.scalars(
+                select(Permit)
+                .where(
+                    (p.c.municipality_id == municipality_id)
+                    & p.c.status.in_([s.value for s in statuses])
+                    & p.c.id.in_(holders)
+                )
+                .order_by(p.c.id)
+            )
+        )
+
+
 class SessionNumbers:
     def __init__(self, session: Session) -> None:
         self.session = session
@@ -358,6 +452,7 @@ class SqlUnitOfWork:
     checklists: ChecklistRepository
     cash: CashRepository
     inspections: InspectionRepository
+    sureties: SuretyRepository
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -379,6 +474,7 @@ class SqlUnitOfWork:
         self.checklists = ChecklistRepo(s)
         self.cash = CashRepo(s)
         self.inspections = InspectionRepo(s)
+        self.sureties = SuretyRepo(s)
         return self
 
     def __exit__(

@@ -33,6 +33,7 @@ from desk.domain.enums import (
     WorkClass,
 )
 from desk.domain.inspections import Result as InspectionResult
+from desk.domain.sureties import BondKind, BondPurpose, BondScope, BondStatus, CoverageKind
 
 
 @dataclass(eq=False, kw_only=True)
@@ -552,5 +553,189 @@ class OccupancyCertificate:
     temporary_until: date | None = None
     inspector_id: int | None = None
     inspector_name: str = ""  # as printed on the certificate
+    at: datetime | None = None
+    id: int | None = None
+
+
+@dataclass(eq=False, kw_only=True)
+class StateFiling:
+    """The date a new one- or two-family dwelling permit was filed with the state (Act 211,
+    s. 101.63(7m) Wis. Stats., SPS 320.09); one per permit, corrected in place (audited)."""
+
+    permit_id: int
+    filed_on: date
+    reference: str = ""  # the state's acknowledgement, if any
+    by_user_id: int | None = None
+    at: datetime | None = None
+    id: int | None = None
+
+
+# --- bonds, insurance certificates and street deposits (issue 6): db/orm.py maps these;
+# desk/domain/sureties.py holds the rules and their frozen views (Bond, InsuranceCertificate,
+# Deposit), which desk/services/sureties.py builds from these rows.
+
+
+@dataclass(eq=False, kw_only=True)
+class BondSurety:
+    """A personal surety named on a bond (15.1.9(f)(1): two personal sureties)."""
+
+    name: str
+    bond_id: int | None = None
+    id: int | None = None
+
+
+@dataclass(eq=False, kw_only=True)
+class BondPermit:
+    """A permit a bond covers (a bond may cover one permit or several)."""
+
+    permit_id: int
+    bond_id: int | None = None
+    id: int | None = None
+
+
+@dataclass(eq=False, kw_only=True)
+class BondRecord:
+    """A bond, letter of credit, cash bond or written guarantee in the register."""
+
+    municipality_id: int
+    purpose: BondPurpose
+    kind: BondKind
+    principal: str  # who gives the bond
+    obligee: str
+    amount: Decimal
+    effective_on: date
+    expires_on: date | None = None  # None: in force until released
+    principal_party_id: int | None = None  # the contractor, when a party of the register
+    number: str = ""
+    surety_company: str = ""
+    sureties_approved: str = ""  # 15.1.9(f)(1): who approved the personal sureties, and when
+    conditions: list[str] = field(default_factory=list)  # condition codes it is conditioned on
+    scope: BondScope = BondScope.PERMITS
+    year: int | None = None  # BondScope.CONTRACTOR_YEAR: the calendar year (§435-7.K)
+    status: BondStatus = BondStatus.IN_FORCE
+    released_on: date | None = None
+    released_by: str = ""
+    released_by_id: int | None = None
+    claimed_on: date | None = None
+    claim_amount: Decimal | None = None
+    claim_reason: str = ""
+    notes: str = ""
+    by_user_id: int | None = None
+    at: datetime | None = None
+    sureties: list[BondSurety] = field(default_factory=list)
+    permits: list[BondPermit] = field(default_factory=list)
+    id: int | None = None
+
+
+@dataclass(eq=False, kw_only=True)
+class CoverageRecord:
+    """One coverage of a certificate: per person, per accident or property damage."""
+
+    kind: CoverageKind
+    limit_amount: Decimal
+    certificate_id: int | None = None
+    id: int | None = None
+
+
+@dataclass(eq=False, kw_only=True)
+class AssociationMember:
+    """A member an association's certificate covers (15.1.38(b))."""
+
+    name: str
+    party_id: int | None = None
+    certificate_id: int | None = None
+    id: int | None = None
+
+
+@dataclass(eq=False, kw_only=True)
+class InsuranceCertificateRecord:
+    """A certificate of insurance on file: a contractor's own or an association's."""
+
+    municipality_id: int
+    insured: str
+    insurer: str
+    policy: str
+    effective_on: date
+    expires_on: date
+    insured_party_id: int | None = None
+    holder: str = ""  # the certificate holder (the City)
+    file_reference: str = ""
+    association: bool = False
+    filed_on: date | None = None  # 15.1.38(b): members covered at most one year from filing
+    by_user_id: int | None = None
+    at: datetime | None = None
+    coverages: list[CoverageRecord] = field(default_factory=list)
+    members: list[AssociationMember] = field(default_factory=list)
+    id: int | None = None
+
+
+class DepositState(StrEnum):
+    """Where a street deposit stands in the register. "Eligible" is not stored: it follows
+    from the completion date and the day (desk.domain.sureties.Deposit.status)."""
+
+    AWAITING_PAYMENT = "awaiting_payment"  # recorded and charged, not yet paid
+    HELD = "held"
+    ORDERED = "ordered"  # the City Engineer ordered it returned
+    REFUNDED = "refunded"  # the clerk's check issued (less any part retained)
+    RETAINED = "retained"  # the Council kept all of it
+
+
+@dataclass(eq=False, kw_only=True)
+class StreetDeposit:
+    """A street deposit (15.1.43): money held in the liability account for the depositor, who
+    is often the plumber, not the owner. Paid through cashiering; returned by the clerk's check
+    on the City Engineer's order, or kept in part or whole by the Common Council."""
+
+    municipality_id: int
+    permit_id: int
+    depositor: str
+    amount: Decimal
+    depositor_party_id: int | None = None
+    depositor_address: str = ""
+    refund_payee: str = ""  # who the check is made out to; the depositor when empty
+    refund_address: str = ""  # where the check is mailed; the depositor's address when empty
+    street_paved: bool = True
+    status: DepositState = DepositState.AWAITING_PAYMENT
+    received_on: date | None = None
+    payment_id: int | None = None  # the receipt that took it
+    completed_on: date | None = None  # entered by the inspector; else the permit's final
+    completed_by_id: int | None = None
+    ordered_on: date | None = None
+    ordered_at: datetime | None = None
+    ordered_by: str = ""
+    ordered_by_id: int | None = None
+    check_number: str = ""
+    check_date: date | None = None
+    refunded_at: datetime | None = None
+    refunded_by_id: int | None = None
+    refund_id: int | None = None  # cashiering's refund row (the check out of the liability)
+    retention_resolution: str = ""
+    retention_resolved_on: date | None = None
+    retention_amount: Decimal | None = None
+    retention_reason: str = ""
+    retention_by_id: int | None = None
+    by_user_id: int | None = None
+    at: datetime | None = None
+    id: int | None = None
+
+
+@dataclass(eq=False, kw_only=True)
+class SuretyFacts:
+    """What a permit's bond, insurance and deposit requirements turn on, as the inspector or
+    engineer records them (desk.domain.sureties.PermitFacts); one row per permit."""
+
+    permit_id: int
+    excavation_hazard: bool = True
+    exterior_altered: bool = False
+    excavates_public_street: bool = False
+    street_paved: bool = False
+    engineer_requires_bond: bool = False
+    inspector_requires_surety: bool = False
+    public_utility: bool = False
+    bond_amount: Decimal | None = None
+    plan_commission_bond_amount: Decimal | None = None
+    restoration_bond_amount: Decimal | None = None
+    deposit_amount: Decimal | None = None
+    by_user_id: int | None = None
     at: datetime | None = None
     id: int | None = None

@@ -13,17 +13,20 @@ from typing import Any, Protocol, TypeVar
 
 from desk.domain.cashiering import EntrySource
 from desk.domain.checklists import ChecklistItem
-from desk.domain.enums import PartyRole
+from desk.domain.enums import PartyRole, PermitStatus
 from desk.domain.model import (
+    BondRecord,
     CorrectionOrderRecord,
     Credential,
     Inspection,
     InspectionException,
+    InsuranceCertificateRecord,
     Municipality,
     OccupancyCertificate,
     Parcel,
     Party,
     Permit,
+    StreetDeposit,
     User,
 )
 from desk.fees.model import AssessedLine, ScheduleVersion, StoredVersion
@@ -148,6 +151,49 @@ class InspectionRepository(Protocol):
     def certificates_for(self, permit_id: int) -> list[OccupancyCertificate]: ...
 
 
+class SuretyRepository(Protocol):
+    """Bonds, insurance certificates, street deposits and permits' surety facts (issue 6)."""
+
+    def add(self, obj: object) -> None: ...
+
+    def get(self, cls: type[T], id: int) -> T | None: ...
+
+    def find(self, cls: type[T], **equals: Any) -> list[T]:
+        """Rows of `cls` whose fields equal the given values, oldest first."""
+        ...
+
+    def bonds_for_permit(self, permit_id: int) -> list[BondRecord]:
+        """The bonds that name the permit among those they cover."""
+        ...
+
+    def bonds_of(
+        self, municipality_id: int, party_ids: set[int], names: set[str]
+    ) -> list[BondRecord]:
+        """Bonds whose principal is one of these parties, or has one of these names (folded)."""
+        ...
+
+    def certificates_of(
+        self, municipality_id: int, party_ids: set[int], names: set[str]
+    ) -> list[InsuranceCertificateRecord]:
+        """Certificates whose insured is one of these parties or names, and associations'
+        certificates that list one of them among their members."""
+        ...
+
+    def deposits_for(self, permit_id: int) -> list[StreetDeposit]: ...
+
+    def permits_of(
+        self,
+        municipality_id: int,
+        party_ids: set[int],
+        names: set[str],
+        roles: tuple[PartyRole, ...],
+        statuses: tuple[PermitStatus, ...],
+    ) -> list[Permit]:
+        """Permits in these statuses on which one of these parties (or names, folded) holds one
+        of `roles`."""
+        ...
+
+
 class NumberAllocator(Protocol):
     def next(self, municipality_id: int, series: str, year: int) -> int:
         """The next number of the series, inside the current transaction (gapless)."""
@@ -166,6 +212,7 @@ class UnitOfWork(Protocol):
     checklists: ChecklistRepository
     cash: CashRepository
     inspections: InspectionRepository
+    sureties: SuretyRepository
 
     def __enter__(self) -> UnitOfWork: ...
 
