@@ -11,7 +11,7 @@ holds the database's write lock anyway.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
@@ -447,6 +447,9 @@ class PaymentInput:
     payer_name: str = ""
     payer_party_id: int | None = None
     drawer: str = DEFAULT_DRAWER
+    # Only these fee item codes of each permit are paid (a street deposit paid on its own,
+    # issue 6); empty: the permit's lines oldest first, as always.
+    codes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -477,10 +480,17 @@ def _account_id(ledger: _Ledger, number: str) -> int:
     return acc.id
 
 
-def take_payment(uow: UnitOfWork, clock: Clock, actor: Actor, p: PaymentInput) -> PaymentResult:
+def take_payment(
+    uow: UnitOfWork,
+    clock: Clock,
+    actor: Actor,
+    p: PaymentInput,
+    on_taken: Callable[[Payment], None] | None = None,
+) -> PaymentResult:
     """Take a payment for one or more permits and number its receipt (series R) in the same
     transaction. Each permit's share is split over its fee lines, oldest first; an overpayment
-    is kept as the payer's credit."""
+    is kept as the payer's credit. `on_taken` runs in the same transaction before it commits
+    (the street deposit records the receipt that took it, issue 6)."""
     require(actor, Permission.TAKE_PAYMENT)
     tender = check_tender(p.tender)
     drawer = p.drawer.strip()
@@ -517,7 +527,9 @@ def take_payment(uow: UnitOfWork, clock: Clock, actor: Actor, p: PaymentInput) -
                 raise ValidationError("permit", f"permit #{a.permit_id} is not in this register")
             permits[a.permit_id] = permit
             labels[a.permit_id] = permit_label(permit)
-            buckets[a.permit_id] = _buckets(uow, a.permit_id, ledger)
+            buckets[a.permit_id] = [
+                b for b in _buckets(uow, a.permit_id, ledger) if not p.codes or b.code in p.codes
+            ]
             due[a.permit_id] = sum((max(b.remaining, ZERO) for b in buckets[a.permit_id]), ZERO)
         overpaid = check_allocations(tender.amount, p.allocations, due, labels)
         key = payer_key(p.payer_party_id, payer_name)
@@ -607,6 +619,8 @@ def take_payment(uow: UnitOfWork, clock: Clock, actor: Actor, p: PaymentInput) -
                     memo=f"used, receipt {payment.receipt_number}",
                 )
             )
+        if on_taken is not None:
+            on_taken(payment)
         uow.commit()
         return PaymentResult(payment.id, payment.receipt_number, overpaid)
 
@@ -1671,3 +1685,157 @@ def transmittal(uow: UnitOfWork, turnover_id: int) -> Transmittal:
             state=_turnover_state(t),
             acknowledged_by=_user_name(uow, t.acknowledged_by_id),
         )
+
+
+# --- street deposits (issue 6): the liability account's money going out -------------------------
+
+DEPOSIT_CODE = "DEPOSIT-STREET"  # the fee item of a street deposit (15.1.43), booked to a liability
+# The account a Council retention moves money to, created on first use when the municipality's
+# accounts have none by this name (resources/surety_requirements.toml `retained_to`).
+RETAINED_ACCOUNT_NUMBER = "100-46710"
+
+
+def deposit_held(uow: UnitOfWork, permit_id: int) -> Decimal:
+    """What the liability account holds for the permit's street deposit. Inside an open unit of
+    work."""
+    permit = _permit(uow, permit_id)
+    ledger = _ledger(uow, _municipality(uow, permit.municipality_id))
+    held = ledger.with_purpose(AccountPurpose.DEPOSITS_HELD)
+    entries = uow.cash.find(GlEntry, permit_id=permit_id, account_id=held.id)
+    return sum((e.amount for e in entries), ZERO)
+
+
+def return_deposit_within(
+    uow: UnitOfWork,
+    clock: Clock,
+    actor: Actor,
+    permit_id: int,
+    amount: Decimal,
+    payee: str,
+    check_number: str,
+    check_date: date,
+    reason: str,
+    retained: Decimal = ZERO,
+) -> int:
+    """The clerk's check returning a street deposit (15.1.43), inside the caller's open unit of
+    work (desk/services/sureties.py checks the engineer's order first). The money leaves the
+    liability account, the refund goes with the next turnover like any other, and the amount
+    returned is no longer charged on the permit. Returns the refund's id."""
+    check_amount(amount)
+    number = _check_refund_check(check_number, check_date)
+    today, now = clock.today(), clock.now()
+    permit = _permit(uow, permit_id)
+    uow.cash.lock(permit.municipality_id)
+    ledger = _ledger(uow, _municipality(uow, permit.municipality_id))
+    held = ledger.with_purpose(AccountPurpose.DEPOSITS_HELD)
+    assert held.id is not None
+    have = deposit_held(uow, permit_id)
+    if amount > have:
+        raise RuleViolation(
+            f"{held.name} holds {format_money(have)} for {permit_label(permit)}, less than the "
+            f"{format_money(amount)} to return."
+        )
+    # RefundGround has no value of its own for a deposit: the row says what it is in its reason
+    # and section (15.1.43), and the ledger entry books it to the liability account.
+    row = Refund(
+        municipality_id=permit.municipality_id,
+        ground=RefundGround.OVERPAYMENT,
+        amount=amount,
+        kept=retained,
+        reason=reason,
+        section="15.1.43",
+        check_number=number,
+        check_date=check_date,
+        day=today,
+        at=now,
+        payer_name=payee,
+        permit_id=permit_id,
+        by_user_id=actor.user_id,
+    )
+    uow.cash.add(row)
+    uow.flush()
+    uow.cash.add(
+        GlEntry(
+            municipality_id=permit.municipality_id,
+            day=today,
+            at=now,
+            source=EntrySource.REFUND,
+            account_id=held.id,
+            amount=-amount,
+            code=DEPOSIT_CODE,
+            permit_id=permit_id,
+            refund_id=row.id,
+        )
+    )
+    uow.cash.add(
+        FeeAdjustment(
+            permit_id=permit_id,
+            code=DEPOSIT_CODE,
+            description="Street deposit returned",
+            amount=-amount,
+            source=AdjustmentSource.REFUND,
+            reason=reason,
+            section="15.1.43",
+            day=today,
+            at=now,
+            by_user_id=actor.user_id,
+            refund_id=row.id,
+        )
+    )
+    assert row.id is not None
+    return row.id
+
+
+def retain_deposit_within(
+    uow: UnitOfWork, clock: Clock, permit_id: int, amount: Decimal, account_name: str
+) -> str:
+    """The Common Council keeps `amount` of a street deposit to pay the cost of completing the
+    work (15.1.43): a transfer from the liability account to the account named `account_name`
+    (created on first use). No money leaves the treasury. Inside the caller's open unit of work;
+    returns the account's number."""
+    check_amount(amount)
+    today, now = clock.today(), clock.now()
+    permit = _permit(uow, permit_id)
+    uow.cash.lock(permit.municipality_id)
+    muni = _municipality(uow, permit.municipality_id)
+    ledger = _ledger(uow, muni)
+    held = ledger.with_purpose(AccountPurpose.DEPOSITS_HELD)
+    assert held.id is not None
+    have = deposit_held(uow, permit_id)
+    if amount > have:
+        raise RuleViolation(
+            f"{held.name} holds {format_money(have)} for {permit_label(permit)}, less than the "
+            f"{format_money(amount)} retained."
+        )
+    target = next(
+        (a for a in ledger.by_id.values() if a.name.casefold() == account_name.casefold()), None
+    )
+    if target is None:
+        if RETAINED_ACCOUNT_NUMBER in ledger.by_number:
+            raise RuleViolation(
+                f"No GL account is named '{account_name}' and {RETAINED_ACCOUNT_NUMBER} is taken; "
+                "an administrator adds the account (Administration → GL accounts)."
+            )
+        target = GlAccount(
+            municipality_id=permit.municipality_id,
+            number=RETAINED_ACCOUNT_NUMBER,
+            name=account_name,
+            kind=AccountKind.REVENUE,
+        )
+        uow.cash.add(target)
+        uow.flush()
+    assert target.id is not None
+    for account_id, signed in ((held.id, -amount), (target.id, amount)):
+        uow.cash.add(
+            GlEntry(
+                municipality_id=permit.municipality_id,
+                day=today,
+                at=now,
+                source=EntrySource.TRANSFER,
+                account_id=account_id,
+                amount=signed,
+                code=DEPOSIT_CODE,
+                permit_id=permit_id,
+            )
+        )
+    return target.number

@@ -4,7 +4,8 @@ the calendar and the street, of a delinquent sewer tax (15.1.36) and of a buildi
 or more (15.1.9(b)).
 
 issue_permit refuses while any is unmet, and while the fees assessed are not paid in full
-(desk/services/cashiering.unpaid_shortfall). Not yet here: bonds and insurance on file (issue 6).
+(desk/services/cashiering.unpaid_shortfall), or while a bond, insurance certificate or street
+deposit it needs is missing or short (desk/services/sureties.surety_shortfalls_for).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from desk.domain.lifecycle import Rule
 from desk.errors import NotFound
 from desk.services.cashiering import unpaid_shortfall
 from desk.services.checklists import shortfalls_in
+from desk.services.sureties import surety_shortfalls_for
 from desk.services.uow import UnitOfWork
 
 
@@ -48,6 +50,7 @@ def shortfalls_within(uow: UnitOfWork, permit_id: int, on: date) -> list[str]:
             )
         )
     out.extend(damage_holds(kind, permit.damage_percent))
+    out.extend(surety_shortfalls_for(uow, permit_id, on))
     unpaid = unpaid_shortfall(uow, permit_id)
     if unpaid is not None:
         out.append(unpaid)
