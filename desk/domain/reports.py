@@ -1,0 +1,1053 @@
+"""Reports to the Common Council, the state and the Census (issue 8): pure rules and read models.
+
+- Period math: a month, a year, the year to date, the same month last year, a five-year trend.
+- Due dates: the monthly reports by the 10th of the following month (Glendale 15.1.74(b); the
+  plumbing inspector's monthly report of 15.1.34(b)(8) names no day, so the same day is used),
+  the electrical inspector's annual report before March 1 (15.1.74(b)), the Act 211 filing of
+  new one- and two-family dwelling permits by the 15th of the following month (s. 101.63(7m)
+  Wis. Stats., SPS 320.09).
+- Trade grouping (building, electrical, plumbing, HVAC, erosion, other: permit_kinds.toml).
+- Census Bureau Form C-404: new privately owned housing only, rows 101/103/104/105/109,
+  buildings, units and valuation in whole dollars; additions, alterations and publicly owned
+  housing excluded; detail lines at or above a high-value threshold.
+- The register of buildings erected and the aggregate cost by class (Glendale 15.1.6(c)).
+
+db/report_queries.py fills the frozen read models below with SQL aggregates; the renderers in
+reports/ and the Reports screen only read them, so every figure comes from one place.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
+from enum import StrEnum
+
+from desk.domain.cashiering import act_211_deadline
+from desk.domain.enums import PermitClass, PermitStatus, WorkClass
+from desk.domain.kinds import TRADES, PermitKind
+from desk.errors import ValidationError
+
+ZERO = Decimal("0.00")
+DOLLAR = Decimal(1)
+
+# --------------------------------------------------------------------------- periods
+
+
+@dataclass(frozen=True, order=True)
+class Period:
+    """A closed range of days [start, end] with the words a report prints for it."""
+
+    start: date
+    end: date
+    label: str = field(compare=False, default="")
+
+    def __contains__(self, day: object) -> bool:
+        return isinstance(day, date) and self.start <= day <= self.end
+
+    @property
+    def year(self) -> int:
+        return self.start.year
+
+    @property
+    def is_month(self) -> bool:
+        return (
+            self.start.day == 1
+            and self.start.year == self.end.year
+            and self.start.month == self.end.month
+            and self.end.day == calendar.monthrange(self.end.year, self.end.month)[1]
+        )
+
+
+def month_period(year: int, month: int) -> Period:
+    if not 1 <= month <= 12:
+        raise ValidationError("month", f"{month} is not a month (1 to 12)")
+    last = calendar.monthrange(year, month)[1]
+    return Period(
+        date(year, month, 1), date(year, month, last), f"{calendar.month_name[month]} {year}"
+    )
+
+
+def year_period(year: int) -> Period:
+    return Period(date(year, 1, 1), date(year, 12, 31), str(year))
+
+
+def year_to_date(year: int, month: int) -> Period:
+    """January 1 to the end of `month`."""
+    end = month_period(year, month).end
+    if month == 1:
+        return Period(date(year, 1, 1), end, f"January {year}")
+    return Period(date(year, 1, 1), end, f"January–{calendar.month_name[month]} {year}")
+
+
+def same_month_last_year(year: int, month: int) -> Period:
+    return month_period(year - 1, month)
+
+
+def months_of(year: int) -> tuple[Period, ...]:
+    return tuple(month_period(year, m) for m in range(1, 13))
+
+
+def trend_years(year: int, span: int = 5) -> tuple[int, ...]:
+    """The five-year trend: the report's year and the four before it, oldest first."""
+    return tuple(range(year - span + 1, year + 1))
+
+
+_MONTH = re.compile(r"^(\d{4})-(\d{2})$")
+_YEAR = re.compile(r"^\d{4}$")
+
+
+def parse_month(text: str, field_name: str = "month") -> tuple[int, int]:
+    """'2026-03' -> (2026, 3); a ValidationError naming the field otherwise."""
+    m = _MONTH.match(text.strip())
+    if not m or not 1 <= int(m.group(2)) <= 12 or int(m.group(1)) < 1900:
+        raise ValidationError(field_name, f"'{text}' is not a month YYYY-MM, e.g. 2026-03")
+    return int(m.group(1)), int(m.group(2))
+
+
+def parse_year(text: str, field_name: str = "year") -> int:
+    if not _YEAR.match(text.strip()) or int(text) < 1900:
+        raise ValidationError(field_name, f"'{text}' is not a year YYYY, e.g. 2026")
+    return int(text)
+
+
+def _next_month(year: int, month: int) -> tuple[int, int]:
+    return (year + 1, 1) if month == 12 else (year, month + 1)
+
+
+# --------------------------------------------------------------------------- due dates
+
+
+@dataclass(frozen=True)
+class DueDate:
+    what: str
+    due: date
+    section: str
+
+    def days_left(self, today: date) -> int:
+        return (self.due - today).days
+
+    def words(self, today: date) -> str:
+        """'due Tuesday 04/10/2026 (in 8 days)', 'overdue since ...', 'due today'."""
+        left = self.days_left(today)
+        day = f"{self.due:%A} {self.due.month:02d}/{self.due.day:02d}/{self.due.year}"
+        if left == 0:
+            return f"due today, {day}"
+        if left > 0:
+            return f"due {day} (in {left} day{'s' if left != 1 else ''})"
+        late = -left
+        return f"was due {day} ({late} day{'s' if late != 1 else ''} ago)"
+
+
+MONTHLY_SECTION = "15.1.74(b), 15.1.34(b)(8)"
+ELECTRICAL_ANNUAL_SECTION = "15.1.74(b)"
+ACT_211_SECTION = "s. 101.63(7m) Wis. Stats., SPS 320.09"
+COUNCIL_SECTION = "15.1.6(c)"
+
+
+def monthly_report_due(year: int, month: int, trade: str | None = None) -> DueDate:
+    """15.1.74(b): 'on or before the tenth (10th) day of each month' for the month before."""
+    y, m = _next_month(year, month)
+    who = {
+        "electrical": "Electrical inspector's monthly report to the City Clerk",
+        "plumbing": "Plumbing inspector's monthly report to the City Administrator",
+    }.get(trade or "", "Monthly permit report")
+    return DueDate(who, date(y, m, 10), MONTHLY_SECTION)
+
+
+def act211_due(year: int, month: int) -> DueDate:
+    """The month's new one- and two-family dwelling permits go to the state by the 15th of the
+    following month (SPS 320.09); the same rule as cashiering's refund (act_211_deadline)."""
+    return DueDate(
+        "Act 211 filing of new dwelling permits with the state",
+        act_211_deadline(date(year, month, 1)),
+        ACT_211_SECTION,
+    )
+
+
+def electrical_annual_due(year: int) -> DueDate:
+    """15.1.74(b): 'prior to March 1st of each year' — the last day of February after the year."""
+    y = year + 1
+    return DueDate(
+        "Electrical inspector's annual report to the City Clerk",
+        date(y, 2, calendar.monthrange(y, 2)[1]),
+        ELECTRICAL_ANNUAL_SECTION,
+    )
+
+
+# --------------------------------------------------------------------------- trades
+
+TRADE_LABELS: dict[str, str] = {
+    "building": "Building",
+    "electrical": "Electrical",
+    "plumbing": "Plumbing",
+    "hvac": "HVAC",
+    "erosion": "Erosion control",
+    "other": "Other",
+}
+# Money received that is on no permit (a payer's overpayment kept as credit, and its refund).
+UNALLOCATED = "unallocated"
+UNALLOCATED_LABEL = "Payer credits (on no permit)"
+
+
+def trade_label(trade: str) -> str:
+    if trade == UNALLOCATED:
+        return UNALLOCATED_LABEL
+    return TRADE_LABELS.get(trade, trade.capitalize())
+
+
+def check_trade(trade: str | None, field_name: str = "trade") -> str | None:
+    if trade is None or trade == "":
+        return None
+    if trade not in TRADES:
+        raise ValidationError(field_name, f"'{trade}' is not one of {', '.join(TRADES)}")
+    return trade
+
+
+def trade_of_kinds(kinds: Iterable[PermitKind]) -> dict[str, str]:
+    return {k.code: k.trade for k in kinds}
+
+
+# --------------------------------------------------------------------------- money
+
+
+def whole_dollars(amount: Decimal) -> Decimal:
+    """The Census asks for valuation in whole dollars: each permit rounded half up."""
+    return amount.quantize(DOLLAR, rounding=ROUND_HALF_UP)
+
+
+def money(amount: Decimal | None) -> Decimal:
+    return (amount or ZERO).quantize(Decimal("0.01"))
+
+
+# --------------------------------------------------------------------------- headings
+
+
+@dataclass(frozen=True)
+class Heading:
+    """Who the report is from: the letterhead and the inspector who signs it."""
+
+    municipality_id: int
+    municipality_key: str
+    municipality_name: str
+    letterhead: tuple[str, ...]
+    inspector_name: str
+    inspector_title: str
+    state: str = "WI"
+    settings: tuple[tuple[str, str], ...] = ()  # the municipality's report settings, as text
+
+    def setting(self, key: str, default: str = "") -> str:
+        return dict(self.settings).get(key, default)
+
+
+# --------------------------------------------------------------------------- activity figures
+
+
+@dataclass(frozen=True)
+class Activity:
+    """One period's figures for one trade (or the total): the monthly report's columns."""
+
+    applications: int = 0
+    granted: int = 0
+    finaled: int = 0
+    valuation: Decimal = ZERO  # of the permits granted
+    fees_received: Decimal = ZERO
+    fees_delivered: Decimal = ZERO
+
+    def __add__(self, other: Activity) -> Activity:
+        return Activity(
+            self.applications + other.applications,
+            self.granted + other.granted,
+            self.finaled + other.finaled,
+            money(self.valuation + other.valuation),
+            money(self.fees_received + other.fees_received),
+            money(self.fees_delivered + other.fees_delivered),
+        )
+
+
+def total_activity(items: Iterable[Activity]) -> Activity:
+    out = Activity()
+    for a in items:
+        out = out + a
+    return out
+
+
+ACTIVITY_COLUMNS = (
+    ("applications", "Applications received"),
+    ("granted", "Permits granted"),
+    ("finaled", "Permits finaled"),
+    ("valuation", "Valuation of permits granted"),
+    ("fees_received", "Fees received"),
+    ("fees_delivered", "Fees delivered to the Treasurer"),
+)
+
+
+@dataclass(frozen=True)
+class TradeActivity:
+    trade: str
+    month: Activity
+    last_year: Activity  # the same month last year
+    ytd: Activity
+    ytd_last_year: Activity
+
+    @property
+    def label(self) -> str:
+        return trade_label(self.trade)
+
+
+@dataclass(frozen=True)
+class PermitLine:
+    permit_id: int
+    number: str
+    issued_on: date | None
+    kind: str
+    kind_label: str
+    trade: str
+    permit_class: PermitClass
+    work_class: WorkClass
+    status: PermitStatus
+    address: str
+    description: str
+    valuation: Decimal
+    owner: str = ""
+
+
+@dataclass(frozen=True)
+class TurnoverLine:
+    id: int
+    delivered_on: date
+    amount: Decimal
+    acknowledged_on: date | None
+    deposit_ref: str
+
+
+@dataclass(frozen=True)
+class MonthlyReport:
+    heading: Heading
+    year: int
+    month: int
+    trade: str | None  # None: every trade
+    period: Period
+    due: DueDate
+    rows: tuple[TradeActivity, ...]
+    permits_granted: tuple[PermitLine, ...]
+    turnovers: tuple[TurnoverLine, ...]
+
+    @property
+    def total(self) -> TradeActivity:
+        return TradeActivity(
+            "total",
+            total_activity(r.month for r in self.rows),
+            total_activity(r.last_year for r in self.rows),
+            total_activity(r.ytd for r in self.rows),
+            total_activity(r.ytd_last_year for r in self.rows),
+        )
+
+    @property
+    def title(self) -> str:
+        if self.trade:
+            return f"{trade_label(self.trade)} monthly report — {self.period.label}"
+        return f"Monthly permit activity — {self.period.label}"
+
+
+# --------------------------------------------------------------------------- annual report
+
+
+@dataclass(frozen=True)
+class Headline:
+    """The figures a council member reads first, for one year."""
+
+    year: int
+    permits_issued: int = 0
+    valuation: Decimal = ZERO
+    fees_collected: Decimal = ZERO
+    inspections_made: int = 0
+    buildings_erected: int = 0
+    new_dwelling_units: int = 0
+
+
+HEADLINE_FIELDS = (
+    ("permits_issued", "Permits issued"),
+    ("valuation", "Valuation of permitted work"),
+    ("fees_collected", "Fees collected"),
+    ("inspections_made", "Inspections made"),
+    ("buildings_erected", "New buildings"),
+    ("new_dwelling_units", "New dwelling units"),
+)
+
+
+def change_words(now: Decimal | int, before: Decimal | int) -> str:
+    """'+12.5 %', '−3.0 %', 'new' (nothing the year before), '—' (nothing either year)."""
+    if before == 0:
+        return "—" if now == 0 else "new"
+    pct = (Decimal(now) - Decimal(before)) * 100 / Decimal(before)
+    pct = pct.quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+    sign = "+" if pct > 0 else ("−" if pct < 0 else "±")
+    return f"{sign}{abs(pct)} %"
+
+
+@dataclass(frozen=True)
+class MonthFigures:
+    month: int
+    permits: int
+    valuation: Decimal
+    fees: Decimal
+
+    @property
+    def label(self) -> str:
+        return calendar.month_abbr[self.month]
+
+
+@dataclass(frozen=True)
+class KindLine:
+    permit_class: PermitClass
+    kind: str
+    kind_label: str
+    trade: str
+    count: int
+    valuation: Decimal
+
+
+@dataclass(frozen=True)
+class ClassLine:
+    permit_class: PermitClass
+    count: int
+    valuation: Decimal
+
+
+@dataclass(frozen=True)
+class BuildingLine:
+    """One building erected (15.1.6(c)): number, description, size, materials, cost."""
+
+    permit_id: int
+    number: str
+    issued_on: date
+    permit_class: PermitClass
+    kind_label: str
+    description: str
+    address: str
+    floor_area_sqft: int
+    stories: int | None
+    materials: str
+    cost: Decimal
+    dwelling_units: int
+
+
+@dataclass(frozen=True)
+class InspectionCount:
+    type_code: str
+    type_label: str
+    trade: str
+    result: str  # desk.domain.inspections.Result value
+    result_label: str
+    count: int
+
+
+@dataclass(frozen=True)
+class OrderLine:
+    kind: str  # stop_work, revocation, void
+    number: str
+    address: str
+    issued_on: date
+    section: str
+    reasons: str
+    lifted_on: date | None
+
+    @property
+    def kind_label(self) -> str:
+        return ORDER_LABELS.get(self.kind, self.kind.replace("_", " ").capitalize())
+
+
+ORDER_LABELS = {"stop_work": "Stop-work order", "revocation": "Revocation", "void": "Void"}
+
+
+@dataclass(frozen=True)
+class AccountFees:
+    """Fees by GL account for the period: each movement as the treasurer's reconciliation
+    shows it; `net` adds them (transfers move credit between accounts and add up to zero)."""
+
+    number: str
+    name: str
+    receipts: Decimal
+    reversals: Decimal  # voided receipts and returned checks (negative)
+    refunds: Decimal  # negative
+    transfers: Decimal
+
+    @property
+    def net(self) -> Decimal:
+        return money(self.receipts + self.reversals + self.refunds + self.transfers)
+
+
+@dataclass(frozen=True)
+class DayReceipts:
+    day: date
+    receipts: int
+    amount: Decimal  # money received that day, net of voids, returned checks and refunds
+
+
+@dataclass(frozen=True)
+class CategoryFees:
+    label: str
+    amount: Decimal
+
+
+@dataclass(frozen=True)
+class DepositLine:
+    """A street deposit (15.1.43) held at some time in the year."""
+
+    permit_number: str
+    depositor: str
+    amount: Decimal
+    received_on: date | None
+    status: str  # as of the last day of the period
+    returned_on: date | None
+    returned: Decimal  # paid back to the depositor within the period
+    retained: Decimal  # kept by the Common Council within the period
+
+
+@dataclass(frozen=True)
+class BondLine:
+    """A bond on file at some time in the year."""
+
+    number: str
+    purpose: str
+    principal: str
+    kind: str
+    amount: Decimal
+    effective_on: date
+    expires_on: date | None
+    status: str  # as of the last day of the period
+
+
+@dataclass(frozen=True)
+class SuretySection:
+    """Deposits held and refunded, bonds on file. The deposits-held account's movement comes
+    from the ledger; the deposit and bond registers from revision 0010. `recorded` is False on
+    a database without those registers (then the section says so)."""
+
+    recorded: bool
+    deposits_opening: Decimal = ZERO
+    deposits_received: Decimal = ZERO
+    deposits_returned: Decimal = ZERO
+    deposits_closing: Decimal = ZERO
+    deposits: tuple[DepositLine, ...] = ()
+    bonds: tuple[BondLine, ...] = ()
+    note: str = ""
+
+
+NOT_RECORDED = "not recorded in Permit Desk yet"
+
+
+@dataclass(frozen=True)
+class AnnualReport:
+    heading: Heading
+    year: int
+    trade: str | None
+    period: Period
+    due: DueDate | None  # the electrical annual report's; the council report has no day
+    headline: Headline
+    previous: Headline
+    trend: tuple[Headline, ...]  # five years, oldest first
+    by_month: tuple[MonthFigures, ...]
+    by_kind: tuple[KindLine, ...]
+    buildings: tuple[BuildingLine, ...]
+    inspections: tuple[InspectionCount, ...]
+    razings: tuple[PermitLine, ...]  # razing and moving permits issued in the year
+    orders: tuple[OrderLine, ...]
+    fees_by_account: tuple[AccountFees, ...]
+    fees_by_category: tuple[CategoryFees, ...]
+    receipts_by_day: tuple[DayReceipts, ...]
+    sureties: SuretySection
+    register: tuple[PermitLine, ...]  # every permit issued in the year
+    voided: int = 0  # permits issued in the year and voided since
+
+    @property
+    def title(self) -> str:
+        if self.trade:
+            return f"{trade_label(self.trade)} annual report — {self.year}"
+        return f"Annual report to the Common Council — {self.year}"
+
+    @property
+    def by_class(self) -> tuple[ClassLine, ...]:
+        return classes_of((k.permit_class, k.count, k.valuation) for k in self.by_kind)
+
+    @property
+    def buildings_by_class(self) -> tuple[ClassLine, ...]:
+        """15.1.6(c): 'the aggregate cost of all buildings in the various classes'."""
+        return classes_of((b.permit_class, 1, b.cost) for b in self.buildings)
+
+    @property
+    def fees_total(self) -> Decimal:
+        return money(sum((a.net for a in self.fees_by_account), ZERO))
+
+    def inspection_table(self) -> tuple[tuple[str, ...], list[tuple[str, list[int]]]]:
+        """(result labels, [(type label, counts per result)]) for a type × result table."""
+        results: dict[str, str] = {}
+        rows: dict[str, dict[str, int]] = {}
+        for c in self.inspections:
+            results.setdefault(c.result, c.result_label)
+            rows.setdefault(c.type_label, {})
+            rows[c.type_label][c.result] = rows[c.type_label].get(c.result, 0) + c.count
+        order = [r for r in RESULT_ORDER if r in results] + sorted(
+            r for r in results if r not in RESULT_ORDER
+        )
+        return (
+            tuple(results[r] for r in order),
+            [(label, [rows[label].get(r, 0) for r in order]) for label in rows],
+        )
+
+
+RESULT_ORDER = ("passed", "ok_for_service", "partial", "rejected", "cancelled")
+
+
+def classes_of(items: Iterable[tuple[PermitClass, int, Decimal]]) -> tuple[ClassLine, ...]:
+    counts: dict[PermitClass, list[Decimal]] = {}
+    for cls, n, value in items:
+        c = counts.setdefault(cls, [Decimal(0), ZERO])
+        c[0] += n
+        c[1] += value
+    return tuple(
+        ClassLine(cls, int(counts[cls][0]), money(counts[cls][1]))
+        for cls in PermitClass
+        if cls in counts
+    )
+
+
+# --------------------------------------------------------------------------- buildings erected
+
+# Kinds of new work that are not a building of their own: the footing-and-foundation early start
+# is followed by the dwelling's own permit (counting both would count the house twice).
+NOT_A_BUILDING = frozenset({"RES-EARLY-START"})
+
+
+def is_building_erected(kind: PermitKind) -> bool:
+    """15.1.6(c) 'buildings erected': new structures under a building permit."""
+    return (
+        kind.trade == "building"
+        and kind.work_class is WorkClass.NEW
+        and kind.code not in NOT_A_BUILDING
+    )
+
+
+def materials(construction_type: str, work_details: Mapping[str, str] | None) -> str:
+    """'the kind of materials used' (15.1.6(c)): the construction type of the building code,
+    and for dwellings the SBD-5823's walls and construction."""
+    details = work_details or {}
+    parts = [f"Type {construction_type}"] if construction_type else []
+    parts += [details[k] for k in ("sbd_walls", "sbd_construction") if details.get(k)]
+    return ", ".join(parts)
+
+
+# --------------------------------------------------------------------------- Census C-404
+
+
+class C404Row(StrEnum):
+    SINGLE = "101"
+    TWO = "103"
+    THREE_FOUR = "104"
+    FIVE_PLUS = "105"
+    TOTAL = "109"
+
+    @property
+    def label(self) -> str:
+        return C404_LABELS[self]
+
+
+C404_LABELS = {
+    C404Row.SINGLE: "Single-family houses, detached and attached",
+    C404Row.TWO: "Two-unit buildings",
+    C404Row.THREE_FOUR: "Three- and four-unit buildings",
+    C404Row.FIVE_PLUS: "Five-or-more-unit buildings",
+    C404Row.TOTAL: "Total",
+}
+DEFAULT_HIGH_VALUE = Decimal(1_000_000)
+HIGH_VALUE_SETTING = "c404_high_value"
+
+# Owners whose names say they are a government or a housing authority: their housing is
+# publicly owned, which Form C-404 leaves out. A permit may also say so in its work facts
+# (work_details["ownership"] = "public").
+_PUBLIC_OWNER = re.compile(
+    r"^(city|village|town|county|state) of\b|\bhousing authority\b|\bschool district\b|"
+    r"\bunited states\b|\bu\.s\. department\b",
+    re.IGNORECASE,
+)
+
+
+def publicly_owned(owner_names: Iterable[str], work_details: Mapping[str, str] | None) -> bool:
+    if (work_details or {}).get("ownership", "").strip().lower() == "public":
+        return True
+    return any(_PUBLIC_OWNER.search(name or "") for name in owner_names)
+
+
+def c404_row(units: int) -> C404Row:
+    if units <= 0:
+        raise ValueError("a building with no housing units is not on Form C-404")
+    if units == 1:
+        return C404Row.SINGLE
+    if units == 2:
+        return C404Row.TWO
+    if units <= 4:
+        return C404Row.THREE_FOUR
+    return C404Row.FIVE_PLUS
+
+
+@dataclass(frozen=True)
+class HousingPermit:
+    """What Form C-404 needs to know about one permit."""
+
+    permit_id: int
+    number: str
+    issued_on: date
+    kind: str
+    permit_class: PermitClass
+    work_class: WorkClass
+    status: PermitStatus
+    units: int
+    valuation: Decimal
+    address: str
+    publicly_owned: bool = False
+
+
+def counts_on_c404(p: HousingPermit) -> bool:
+    """New privately owned housing: new buildings with housing units. Additions, alterations
+    and conversions are not new buildings; publicly owned housing is reported by the agency;
+    a voided permit authorized nothing; the early start's dwelling has a permit of its own."""
+    return (
+        p.work_class is WorkClass.NEW
+        and p.units >= 1
+        and not p.publicly_owned
+        and p.status is not PermitStatus.VOID
+        and p.kind not in NOT_A_BUILDING
+    )
+
+
+@dataclass(frozen=True)
+class C404Line:
+    row: C404Row
+    buildings: int
+    units: int
+    valuation: Decimal  # whole dollars
+
+
+@dataclass(frozen=True)
+class C404Detail:
+    """A permit at or above the high-value threshold, listed on its own."""
+
+    number: str
+    issued_on: date
+    address: str
+    building_type: str
+    units: int
+    valuation: Decimal  # whole dollars
+
+
+@dataclass(frozen=True)
+class C404Report:
+    heading: Heading
+    period: Period
+    lines: tuple[C404Line, ...]  # 101, 103, 104, 105 and 109, always all five
+    details: tuple[C404Detail, ...]
+    threshold: Decimal
+    permits: tuple[HousingPermit, ...]  # the permits counted, for the clerk's check
+    excluded: int = 0  # new housing permits left out (publicly owned, voided)
+
+    @property
+    def total(self) -> C404Line:
+        return next(line for line in self.lines if line.row is C404Row.TOTAL)
+
+    @property
+    def no_permits(self) -> bool:
+        return self.total.buildings == 0
+
+    @property
+    def title(self) -> str:
+        return f"Census Bureau Form C-404 — {self.period.label}"
+
+
+def classify_c404(
+    heading: Heading,
+    period: Period,
+    candidates: Iterable[HousingPermit],
+    threshold: Decimal = DEFAULT_HIGH_VALUE,
+) -> C404Report:
+    counted: list[HousingPermit] = []
+    excluded = 0
+    for p in candidates:
+        if p.issued_on not in period:
+            continue
+        if counts_on_c404(p):
+            counted.append(p)
+        elif p.work_class is WorkClass.NEW and p.units >= 1:
+            excluded += 1
+    buildings = dict.fromkeys(C404Row, 0)
+    units = dict.fromkeys(C404Row, 0)
+    value_of = dict.fromkeys(C404Row, Decimal(0))
+    details = []
+    for p in sorted(counted, key=lambda x: (x.issued_on, x.number)):
+        row = c404_row(p.units)
+        value = whole_dollars(p.valuation)
+        for key in (row, C404Row.TOTAL):
+            buildings[key] += 1
+            units[key] += p.units
+            value_of[key] += value
+        if value >= threshold:
+            details.append(C404Detail(p.number, p.issued_on, p.address, row.label, p.units, value))
+    lines = tuple(C404Line(k, buildings[k], units[k], value_of[k]) for k in C404Row)
+    return C404Report(heading, period, lines, tuple(details), threshold, tuple(counted), excluded)
+
+
+# --------------------------------------------------------------------------- Act 211
+
+
+def is_new_one_two_family(
+    kind: str, permit_class: PermitClass, work_class: WorkClass, units: int
+) -> bool:
+    """A new one- or two-family dwelling (the state's Uniform Dwelling Code permit): the same
+    rule as cashiering's Act 211 refund."""
+    return kind == "RES-NEW-DWELLING" or (
+        permit_class is PermitClass.RESIDENTIAL
+        and work_class is WorkClass.NEW
+        and 1 <= units <= 2
+        and kind not in NOT_A_BUILDING
+    )
+
+
+class FilingState(StrEnum):
+    FILED = "filed"  # filed by the deadline
+    FILED_LATE = "filed_late"
+    DUE = "due"  # not filed, deadline not passed
+    OVERDUE = "overdue"  # not filed, deadline passed
+
+    @property
+    def label(self) -> str:
+        return {
+            "filed": "Filed",
+            "filed_late": "Filed late",
+            "due": "Due",
+            "overdue": "Overdue",
+        }[self.value]
+
+
+def filing_state(issued_on: date, filed_on: date | None, today: date) -> FilingState:
+    deadline = act_211_deadline(issued_on)
+    if filed_on is not None:
+        return FilingState.FILED if filed_on <= deadline else FilingState.FILED_LATE
+    return FilingState.DUE if today <= deadline else FilingState.OVERDUE
+
+
+def refund_required(state: FilingState) -> bool:
+    """SPS 320.09: not filed by the deadline — the fees go back to the applicant, except the
+    state seal (cashiering.refund with the Act 211 ground writes the check)."""
+    return state in (FilingState.FILED_LATE, FilingState.OVERDUE)
+
+
+@dataclass(frozen=True)
+class Act211Line:
+    permit_id: int
+    number: str
+    issued_on: date
+    address: str
+    owner: str
+    units: int
+    due_on: date
+    filed_on: date | None
+    reference: str
+    state: FilingState
+    fees_paid: Decimal
+    seal_paid: Decimal
+    refunded: Decimal  # already refunded on the Act 211 ground
+
+    @property
+    def refund_required(self) -> bool:
+        return refund_required(self.state)
+
+    @property
+    def refund_due(self) -> Decimal:
+        """What the applicant is owed and has not been paid back yet."""
+        if not self.refund_required:
+            return ZERO
+        return money(max(ZERO, self.fees_paid - self.seal_paid - self.refunded))
+
+    @property
+    def flag(self) -> str:
+        if not self.refund_required:
+            return ""
+        if self.refund_due == 0 and self.refunded > 0:
+            return "Refunded"
+        return "Refund fees (except the state seal)"
+
+
+@dataclass(frozen=True)
+class Act211Report:
+    heading: Heading
+    year: int
+    month: int
+    period: Period
+    due: DueDate
+    today: date
+    lines: tuple[Act211Line, ...]  # the month's new dwelling permits
+    earlier: tuple[Act211Line, ...]  # earlier months' permits still not filed
+
+    @property
+    def title(self) -> str:
+        return f"Act 211 filings with the state — {self.period.label}"
+
+    def count(self, *states: FilingState) -> int:
+        return sum(1 for line in self.lines if line.state in states)
+
+    @property
+    def refunds(self) -> tuple[Act211Line, ...]:
+        return tuple(x for x in (*self.lines, *self.earlier) if x.refund_required)
+
+
+def act211_line(
+    *,
+    permit_id: int,
+    number: str,
+    issued_on: date,
+    address: str,
+    owner: str,
+    units: int,
+    filed_on: date | None,
+    reference: str,
+    fees_paid: Decimal,
+    seal_paid: Decimal,
+    refunded: Decimal,
+    today: date,
+) -> Act211Line:
+    return Act211Line(
+        permit_id=permit_id,
+        number=number,
+        issued_on=issued_on,
+        address=address,
+        owner=owner,
+        units=units,
+        due_on=act_211_deadline(issued_on),
+        filed_on=filed_on,
+        reference=reference,
+        state=filing_state(issued_on, filed_on, today),
+        fees_paid=money(fees_paid),
+        seal_paid=money(seal_paid),
+        refunded=money(refunded),
+    )
+
+
+def check_filed_on(issued_on: date | None, filed_on: date, today: date) -> None:
+    """A filing date is on or after the day the permit was issued and not in the future."""
+    if issued_on is None:
+        raise ValidationError("filed on", "the permit has not been issued; nothing to file yet")
+    if filed_on < issued_on:
+        raise ValidationError(
+            "filed on",
+            f"{filed_on:%m/%d/%Y} is before the permit was issued ({issued_on:%m/%d/%Y})",
+        )
+    if filed_on > today:
+        raise ValidationError("filed on", "must not be in the future")
+
+
+# --------------------------------------------------------------------------- BLDS vocabularies
+
+# BLDS PermitTypeMapped (Building, Demolition, Electrical, Mechanical, Plumbing, Roof, Fence,
+# Grading, Pool/Spa): by kind where the kind says more than its trade, else by trade. Kinds no
+# value fits (address numbers, sidewalks, street privileges) are left empty.
+BLDS_PERMIT_TYPE_BY_KIND = {
+    "RAZE": "Demolition",
+    "RES-POOL": "Pool/Spa",
+    "SOLID-FILL": "Grading",
+    "STREET-OPENING": "Grading",
+    "EROSION": "Grading",
+}
+BLDS_PERMIT_TYPE_BY_TRADE = {
+    "building": "Building",
+    "electrical": "Electrical",
+    "plumbing": "Plumbing",
+    "hvac": "Mechanical",
+    "erosion": "Grading",
+}
+# BLDS ContractorTradeMapped (General, Electrical, Mechanical, Plumbing, Architecture,
+# Engineering, Masonry, Sign, Tent), by the contractor's role on the permit.
+BLDS_CONTRACTOR_TRADE = {
+    "contractor": "General",
+    "electrician": "Electrical",
+    "plumber": "Plumbing",
+    "hvac_contractor": "Mechanical",
+}
+CONTRACTOR_ROLES = ("contractor", "electrician", "plumber", "hvac_contractor")
+# The licence that goes with each role (desk.domain.enums.CredentialKind values), first found.
+ROLE_CREDENTIALS = {
+    "contractor": ("dwelling_contractor", "dwelling_contractor_qualifier"),
+    "electrician": ("electrical_contractor", "master_electrician"),
+    "plumber": ("master_plumber",),
+    "hvac_contractor": ("hvac_contractor",),
+}
+
+
+def blds_permit_type(kind: str, trade: str) -> str:
+    return BLDS_PERMIT_TYPE_BY_KIND.get(kind, BLDS_PERMIT_TYPE_BY_TRADE.get(trade, ""))
+
+
+def blds_date(day: date | None) -> str:
+    """BLDS dates are YYYY-MM-DD."""
+    return "" if day is None else day.isoformat()
+
+
+def yes_no(flag: bool) -> str:
+    return "Yes" if flag else "No"
+
+
+# --------------------------------------------------------------------------- report catalogue
+
+
+class ReportKind(StrEnum):
+    MONTHLY = "monthly"
+    PLUMBING_MONTHLY = "plumbing_monthly"
+    ELECTRICAL_MONTHLY = "electrical_monthly"
+    ANNUAL = "annual"
+    ELECTRICAL_ANNUAL = "electrical_annual"
+    C404 = "c404"
+    ACT211 = "act211"
+
+    @property
+    def label(self) -> str:
+        return {
+            "monthly": "Monthly permit activity",
+            "plumbing_monthly": "Plumbing monthly report",
+            "electrical_monthly": "Electrical monthly report",
+            "annual": "Annual report to the Common Council",
+            "electrical_annual": "Electrical annual report",
+            "c404": "Census Form C-404",
+            "act211": "Act 211 filings with the state",
+        }[self.value]
+
+    @property
+    def trade(self) -> str | None:
+        return {
+            "plumbing_monthly": "plumbing",
+            "electrical_monthly": "electrical",
+            "electrical_annual": "electrical",
+        }.get(self.value)
+
+    @property
+    def by_year(self) -> bool:
+        """Reports for a whole year (C-404 takes either)."""
+        return self in (ReportKind.ANNUAL, ReportKind.ELECTRICAL_ANNUAL)
+
+
+def due_for(kind: ReportKind, year: int, month: int | None) -> DueDate | None:
+    if kind in (ReportKind.MONTHLY, ReportKind.PLUMBING_MONTHLY, ReportKind.ELECTRICAL_MONTHLY):
+        assert month is not None
+        return monthly_report_due(year, month, kind.trade)
+    if kind is ReportKind.ELECTRICAL_ANNUAL:
+        return electrical_annual_due(year)
+    if kind is ReportKind.ACT211:
+        assert month is not None
+        return act211_due(year, month)
+    return None
+
+
+def previous_month(today: date) -> tuple[int, int]:
+    """The month a report is usually made for: the one before today's."""
+    return (today.year - 1, 12) if today.month == 1 else (today.year, today.month - 1)

@@ -1,0 +1,223 @@
+"""The monthly permit report (Glendale 15.1.74(b): "applications received, licenses and permits
+granted and fees received and delivered to the City Treasurer"; 15.1.34(b)(8): the plumbing
+inspector's monthly report of permit transactions), for every trade or one, as a PDF and an
+Excel workbook. Pure renderers over desk.domain.reports.MonthlyReport.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+
+from desk.domain.reports import (
+    ACTIVITY_COLUMNS,
+    Activity,
+    MonthlyReport,
+    TradeActivity,
+    month_period,
+    year_to_date,
+)
+from reports import xlsx
+from reports.report_pdf import Col, Pdf, count, day, money
+
+MONEY_FIELDS = ("valuation", "fees_received", "fees_delivered")
+
+
+def _cell(a: Activity, name: str) -> str:
+    value = getattr(a, name)
+    return money(value) if name in MONEY_FIELDS else count(value)
+
+
+def period_titles(rep: MonthlyReport) -> tuple[tuple[str, str], ...]:
+    """The four periods compared, with the TradeActivity attribute of each."""
+    return (
+        (rep.period.label, "month"),
+        (f"The same month last year: {month_period(rep.year - 1, rep.month).label}", "last_year"),
+        (f"Year to date: {year_to_date(rep.year, rep.month).label}", "ytd"),
+        (f"Year to date last year: {year_to_date(rep.year - 1, rep.month).label}", "ytd_last_year"),
+    )
+
+
+def summary_sentence(rep: MonthlyReport) -> str:
+    t = rep.total.month
+    return (
+        f"In {rep.period.label}: {t.applications:,} application"
+        f"{'s' if t.applications != 1 else ''} received, {t.granted:,} permit"
+        f"{'s' if t.granted != 1 else ''} granted for work valued at {money(t.valuation)}, "
+        f"{t.finaled:,} finaled; {money(t.fees_received)} in fees received and "
+        f"{money(t.fees_delivered)} delivered to the Treasurer."
+    )
+
+
+def render_monthly_pdf(rep: MonthlyReport, out: Path) -> None:
+    pdf = Pdf(rep.heading, rep.title)
+    head = rep.heading
+    pdf.letterhead()
+    pdf.text(rep.title, "title")
+    pdf.text(
+        f"{head.inspector_name}, {head.inspector_title} — due by "
+        f"{rep.due.due:%B} {rep.due.due.day}, {rep.due.due.year} ({rep.due.section})",
+        "label",
+    )
+    pdf.space(6)
+    pdf.text(summary_sentence(rep))
+    trades = rep.rows
+    # One table per period keeps the columns wide enough for the money.
+    titles = period_titles(rep)
+    cols = [Col("Trade", 1.1)] + [
+        Col(label, 0.95 if name in MONEY_FIELDS else 0.75, "RIGHT")
+        for name, label in ACTIVITY_COLUMNS
+    ]
+    scale = 7.0 / sum(c.width for c in cols)
+    cols = [Col(c.title, c.width * scale, c.align) for c in cols]
+    for title, attr in titles:
+        pdf.h1(title)
+        rows = [
+            [t.label, *(_cell(getattr(t, attr), n) for n, _ in ACTIVITY_COLUMNS)] for t in trades
+        ]
+        total = getattr(rep.total, attr)
+        pdf.table(cols, rows, total=["Total", *(_cell(total, n) for n, _ in ACTIVITY_COLUMNS)])
+
+    pdf.h1(f"Permits granted in {rep.period.label}")
+    pdf.table(
+        [
+            Col("Permit", 0.72),
+            Col("Issued", 0.74),
+            Col("Kind", 1.7),
+            Col("Address", 1.55),
+            Col("Owner", 1.29),
+            Col("Valuation", 1.0, "RIGHT"),
+        ],
+        [
+            [x.number, day(x.issued_on), x.kind_label, x.address, x.owner, money(x.valuation)]
+            for x in rep.permits_granted
+        ],
+        total=[
+            "Total",
+            "",
+            f"{len(rep.permits_granted):,} permits",
+            "",
+            "",
+            money(sum((x.valuation for x in rep.permits_granted), Decimal(0))),
+        ],
+        empty=f"No permits were granted in {rep.period.label}.",
+    )
+    if rep.trade is None:
+        pdf.h1("Delivered to the City Treasurer")
+        pdf.table(
+            [
+                Col("Turnover", 0.9),
+                Col("Delivered", 1.0),
+                Col("Amount", 1.3, "RIGHT"),
+                Col("Acknowledged", 1.0),
+                Col("Deposit", 2.0),
+            ],
+            [
+                [
+                    f"#{t.id}",
+                    day(t.delivered_on),
+                    money(t.amount),
+                    day(t.acknowledged_on),
+                    t.deposit_ref,
+                ]
+                for t in rep.turnovers
+            ],
+            total=[
+                "Total",
+                "",
+                money(sum((t.amount for t in rep.turnovers), Decimal(0))),
+                "",
+                "",
+            ],
+            empty=f"No turnovers were delivered in {rep.period.label}.",
+        )
+    pdf.build(out, subject=rep.period.label)
+
+
+def export_monthly_xlsx(rep: MonthlyReport, out: Path) -> None:
+    head = rep.heading
+    wb = xlsx.new_workbook(
+        rep.title,
+        subject=rep.period.label,
+        author=head.municipality_name,
+        keywords="monthly report, permits",
+        description=summary_sentence(rep),
+    )
+    ws = xlsx.first_sheet(wb, "Activity")
+    row = xlsx.write_title(
+        ws,
+        rep.title,
+        [
+            head.municipality_name,
+            f"{head.inspector_name}, {head.inspector_title}",
+            f"Due by {rep.due.due:%m/%d/%Y} ({rep.due.section})",
+        ],
+    )
+    money_cols = {k + 1 for k, (n, _) in enumerate(ACTIVITY_COLUMNS) if n in MONEY_FIELDS}
+    count_cols = {k + 1 for k, (n, _) in enumerate(ACTIVITY_COLUMNS) if n not in MONEY_FIELDS}
+    first = True
+    for title, attr in period_titles(rep):
+        ws.cell(row=row, column=1, value=title).font = xlsx.TOTAL_FONT
+        table = xlsx.write_table(
+            ws,
+            ["Trade", *(label for _, label in ACTIVITY_COLUMNS)],
+            [_row(t, attr) for t in rep.rows],
+            money_cols=money_cols,
+            start_row=row + 1,
+            freeze=first,
+        )
+        xlsx.sum_columns(ws, table, count_cols)
+        first = False
+        row = table.next_row + 1
+
+    permits = xlsx.add_sheet(wb, "Permits granted")
+    row = xlsx.write_title(
+        permits, f"Permits granted — {rep.period.label}", [head.municipality_name]
+    )
+    table = xlsx.write_table(
+        permits,
+        ["Permit", "Issued", "Kind", "Class", "Address", "Owner", "Description", "Valuation"],
+        [
+            [
+                x.number,
+                x.issued_on,
+                x.kind_label,
+                x.permit_class.label,
+                x.address,
+                x.owner,
+                x.description,
+                x.valuation,
+            ]
+            for x in rep.permits_granted
+        ],
+        money_cols={7},
+        date_cols={1},
+        start_row=row,
+    )
+    xlsx.finish_sheet(permits, title_rows=set(range(1, table.header_row)))
+    if rep.trade is None:
+        turn = xlsx.add_sheet(wb, "Delivered to the Treasurer")
+        row = xlsx.write_title(
+            turn,
+            f"Turnovers delivered to the Treasurer — {rep.period.label}",
+            [head.municipality_name],
+        )
+        table = xlsx.write_table(
+            turn,
+            ["Turnover", "Delivered", "Amount", "Acknowledged", "Deposit"],
+            [
+                [t.id, t.delivered_on, t.amount, t.acknowledged_on, t.deposit_ref]
+                for t in rep.turnovers
+            ],
+            money_cols={2},
+            date_cols={1, 3},
+            start_row=row,
+        )
+        xlsx.finish_sheet(turn, title_rows=set(range(1, table.header_row)))
+    xlsx.finish_sheet(ws, title_rows=set(range(1, 5)))
+    xlsx.save(wb, out)
+
+
+def _row(t: TradeActivity, attr: str) -> list[object]:
+    a: Activity = getattr(t, attr)
+    return [t.label, *(getattr(a, n) for n, _ in ACTIVITY_COLUMNS)]

@@ -1,0 +1,510 @@
+"""The Reports section (issue 8), without Qt: which report, for which period, when it is due, and
+the job that computes it (db/report_queries.py, in the worker thread on its own connection) and
+writes its PDF and Excel files into a work folder; the view saves copies where the user says.
+
+The preview is the report's first page as HTML (title, letterhead, the summary and the main
+table), made from the same read model as the PDF: PySide6-Essentials has no QtPdf to show the
+PDF itself.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from html import escape
+from pathlib import Path
+from typing import Any, Protocol
+
+from desk.domain import reports as r
+from desk.errors import ValidationError
+from ui.presenters.formatting import format_date
+
+BLDS = "blds"
+# The Reports list: (key, label); the key is a ReportKind value or BLDS.
+CHOICES: tuple[tuple[str, str], ...] = (
+    *((k.value, k.label) for k in r.ReportKind),
+    (BLDS, "BLDS open-data export"),
+)
+FIRST_YEAR = 1990
+
+
+def _money(amount: Decimal) -> str:
+    text = f"${abs(amount):,.2f}"
+    return f"−{text}" if amount < 0 else text
+
+
+@dataclass(frozen=True)
+class ReportRequest:
+    key: str  # a ReportKind value or BLDS
+    year: int
+    month: int = 1
+    whole_year: bool = False  # C-404 for the year
+    include_register: bool = True  # the annual report's list of every permit
+
+    @property
+    def kind(self) -> r.ReportKind | None:
+        return None if self.key == BLDS else r.ReportKind(self.key)
+
+
+@dataclass(frozen=True)
+class ReportOutput:
+    title: str
+    summary: str
+    preview_html: str
+    pdf: Path | None = None
+    xlsx: Path | None = None
+    folder: Path | None = None  # the BLDS files
+    files: tuple[Path, ...] = field(default_factory=tuple)
+
+
+class Cancelled(Exception):
+    """The user pressed Cancel; the job stops at its next step."""
+
+
+class ReportSource(Protocol):
+    def fetch(self, request: ReportRequest, today: date) -> Any:
+        """The report's read model (desk.domain.reports), on a connection of the caller's
+        thread."""
+        ...
+
+    def export_blds(
+        self,
+        folder: Path,
+        progress: Callable[[int, int], None],
+        cancelled: Callable[[], bool],
+    ) -> Any:
+        """Write the BLDS files into `folder`; a reports.blds.BldsResult."""
+        ...
+
+
+class SqlReportSource:
+    """Reads with a connection opened in the calling (worker) thread."""
+
+    def __init__(self, database: Any, municipality_id: int) -> None:
+        self.database = database
+        self.municipality_id = municipality_id
+
+    def fetch(self, request: ReportRequest, today: date) -> Any:
+        from db import report_queries as q
+
+        kind = request.kind
+        assert kind is not None
+        with self.database.read() as conn:
+            mid = self.municipality_id
+            if kind in (
+                r.ReportKind.MONTHLY,
+                r.ReportKind.PLUMBING_MONTHLY,
+                r.ReportKind.ELECTRICAL_MONTHLY,
+            ):
+                return q.monthly_report(conn, mid, request.year, request.month, kind.trade)
+            if kind.by_year:
+                return q.annual_report(
+                    conn,
+                    mid,
+                    request.year,
+                    kind.trade,
+                    include_register=request.include_register,
+                )
+            if kind is r.ReportKind.C404:
+                period = (
+                    r.year_period(request.year)
+                    if request.whole_year
+                    else r.month_period(request.year, request.month)
+                )
+                return q.c404_report(conn, mid, period)
+            return q.act211_report(conn, mid, request.year, request.month, today)
+
+    def export_blds(
+        self,
+        folder: Path,
+        progress: Callable[[int, int], None],
+        cancelled: Callable[[], bool],
+    ) -> Any:
+        from db import report_queries as q
+        from reports.blds import export_blds
+
+        with self.database.read() as conn:
+            mid = self.municipality_id
+            return export_blds(
+                folder,
+                (q.BLDS_PERMIT_FIELDS, q.blds_permit_rows(conn, mid)),
+                (q.BLDS_INSPECTION_FIELDS, q.blds_inspection_rows(conn, mid)),
+                (q.BLDS_CONTRACTOR_FIELDS, q.blds_contractor_rows(conn, mid)),
+                progress=progress,
+                cancelled=cancelled,
+            )
+
+
+# --------------------------------------------------------------------------- due dates
+
+
+def due_for_request(request: ReportRequest) -> r.DueDate | None:
+    kind = request.kind
+    if kind is None:
+        return None
+    return r.due_for(kind, request.year, None if kind.by_year else request.month)
+
+
+def due_line(key: str, today: date) -> str:
+    """Under each report in the list: the next filing it is due for."""
+    if key == BLDS:
+        return "Open data, whenever published"
+    kind = r.ReportKind(key)
+    if kind is r.ReportKind.ANNUAL:
+        return "Yearly, to the Council (15.1.6(c))"
+    if kind is r.ReportKind.C404:
+        return "Monthly or yearly, to the Census"
+    year, month = r.previous_month(today)
+    due = r.due_for(kind, today.year - 1 if kind.by_year else year, month)
+    assert due is not None
+    return f"{_period_words(kind, today)}: due {format_date(due.due)}"
+
+
+def _period_words(kind: r.ReportKind, today: date) -> str:
+    if kind.by_year:
+        return str(today.year - 1)
+    year, month = r.previous_month(today)
+    return r.month_period(year, month).label
+
+
+def due_text(request: ReportRequest, today: date) -> str:
+    due = due_for_request(request)
+    if due is None:
+        return {
+            r.ReportKind.ANNUAL: "The annual report goes to the Common Council (15.1.6(c)); the "
+            "ordinance sets no day.",
+            r.ReportKind.C404: "Form C-404 goes to the Census Bureau for the month (or the year "
+            "for annual reporters).",
+            None: "The BLDS files are open data: publish them whenever the office updates them.",
+        }[request.kind]
+    return f"{due.what}: {due.words(today)} — {due.section}"
+
+
+# --------------------------------------------------------------------------- the presenter
+
+
+class ReportsPresenter:
+    def __init__(self, today: Callable[[], date]) -> None:
+        self.today = today
+        self.key = r.ReportKind.MONTHLY.value
+        year, month = r.previous_month(today())
+        self.year = year
+        self.month = month
+        self.whole_year = False
+        self.include_register = True
+        self.output: ReportOutput | None = None
+        self.running = False
+
+    # --- the choice ------------------------------------------------------------------
+
+    @property
+    def kind(self) -> r.ReportKind | None:
+        return None if self.key == BLDS else r.ReportKind(self.key)
+
+    def choose(self, key: str) -> None:
+        if key not in dict(CHOICES):
+            raise ValidationError("report", f"'{key}' is not a report")
+        if key != self.key:
+            self.key = key
+            kind = self.kind
+            today = self.today()
+            if kind is not None and kind.by_year:
+                self.year = today.year - 1
+            elif kind is not None:
+                self.year, self.month = r.previous_month(today)
+            self.output = None
+
+    @property
+    def title(self) -> str:
+        return dict(CHOICES)[self.key]
+
+    @property
+    def uses_month(self) -> bool:
+        kind = self.kind
+        if kind is None or kind.by_year:
+            return False
+        return not (kind is r.ReportKind.C404 and self.whole_year)
+
+    @property
+    def uses_year(self) -> bool:
+        return self.kind is not None
+
+    @property
+    def offers_whole_year(self) -> bool:
+        return self.kind is r.ReportKind.C404
+
+    @property
+    def offers_register(self) -> bool:
+        kind = self.kind
+        return kind is not None and kind.by_year
+
+    @property
+    def makes_files(self) -> bool:
+        """PDF and Excel files (the BLDS export writes CSV files into a folder)."""
+        return self.kind is not None
+
+    def request(self) -> ReportRequest:
+        """The request as entered; a ValidationError naming the field otherwise."""
+        today = self.today()
+        if not FIRST_YEAR <= self.year <= today.year:
+            raise ValidationError("year", f"must be between {FIRST_YEAR} and {today.year}")
+        if not 1 <= self.month <= 12:
+            raise ValidationError("month", "choose a month")
+        if self.uses_month and (self.year, self.month) > (today.year, today.month):
+            raise ValidationError("month", "is still to come; choose this month or an earlier one")
+        return ReportRequest(
+            self.key, self.year, self.month, self.whole_year, self.include_register
+        )
+
+    @property
+    def due_text(self) -> str:
+        return due_text(
+            ReportRequest(self.key, self.year, self.month, self.whole_year), self.today()
+        )
+
+    @property
+    def status(self) -> str:
+        if self.running:
+            return "Working…"
+        if self.output is None:
+            return "Choose the period, then Make report (Ctrl+Return)."
+        return self.output.summary
+
+
+# --------------------------------------------------------------------------- the job
+
+
+def run_report(
+    request: ReportRequest,
+    source: ReportSource,
+    workdir: Path,
+    today: date,
+    progress: Callable[[int, int], None],
+    cancel: threading.Event,
+    *,
+    blds_folder: Path | None = None,
+) -> ReportOutput:
+    """Compute the report and write its files into `workdir` (the BLDS files into
+    `blds_folder`). Runs in a worker thread; raises Cancelled when `cancel` is set."""
+
+    def check() -> None:
+        if cancel.is_set():
+            raise Cancelled()
+
+    if request.kind is None:
+        folder = blds_folder or workdir / "blds"
+        progress(0, 3)
+        result = source.export_blds(folder, progress, cancel.is_set)
+        check()
+        return ReportOutput(
+            title="BLDS open-data export",
+            summary=result.summary,
+            preview_html=blds_preview(result, folder),
+            folder=folder,
+            files=tuple(folder / n for n in ("permits.csv", "inspections.csv", "contractors.csv")),
+        )
+    progress(0, 3)
+    report = source.fetch(request, today)
+    check()
+    progress(1, 3)
+    stem = _file_stem(request)
+    workdir.mkdir(parents=True, exist_ok=True)
+    xlsx = workdir / f"{stem}.xlsx"
+    pdf = workdir / f"{stem}.pdf"
+    from reports.report_files import write_report
+
+    write_report(report, str(xlsx), None)
+    check()
+    progress(2, 3)
+    write_report(report, None, str(pdf), prepared_on=today)
+    check()
+    progress(3, 3)
+    return ReportOutput(
+        title=report.title,
+        summary=f"{report.title}: ready to save or open.",
+        preview_html=preview_html(report),
+        pdf=pdf,
+        xlsx=xlsx,
+        files=(pdf, xlsx),
+    )
+
+
+def _file_stem(request: ReportRequest) -> str:
+    kind = request.kind
+    assert kind is not None
+    if kind.by_year or (kind is r.ReportKind.C404 and request.whole_year):
+        period = f"{request.year}"
+    else:
+        period = f"{request.year}-{request.month:02d}"
+    return f"{kind.value.replace('_', '-')}-{period}"
+
+
+def suggested_name(request: ReportRequest, suffix: str) -> str:
+    return f"{_file_stem(request)}{suffix}"
+
+
+# --------------------------------------------------------------------------- preview
+
+
+def _table(headers: list[str], rows: list[list[str]], right: set[int], total: bool) -> str:
+    if not rows:
+        return ""
+
+    def cell(tag: str, n: int, text: str) -> str:
+        align = ' align="right"' if n in right else ""
+        return f"<{tag}{align}>{escape(text)}</{tag}>"
+
+    out = ['<table class="data" cellspacing="0" cellpadding="3" width="100%">']
+    out.append("<tr>" + "".join(cell("th", n, h) for n, h in enumerate(headers)) + "</tr>")
+    for k, row in enumerate(rows):
+        cls = ' class="total"' if total and k == len(rows) - 1 else ""
+        out.append(f"<tr{cls}>" + "".join(cell("td", n, v) for n, v in enumerate(row)) + "</tr>")
+    out.append("</table>")
+    return "".join(out)
+
+
+STYLE = (
+    "<style>body{color:#1b2430;font-family:'DejaVu Sans',sans-serif;font-size:9pt}"
+    "h1{font-size:15pt;margin:6px 0 2px 0}h2{font-size:11pt;margin:10px 0 2px 0}"
+    ".muni{font-size:12pt;font-weight:bold}.muted{color:#5d6873}"
+    "th{color:#5d6873;font-size:8pt;border-bottom:1px solid #c6ced8;text-align:left}"
+    "tr.total td{font-weight:bold;border-top:1px solid #1b2430}</style>"
+)
+
+
+def _head(heading: r.Heading, title: str, sentence: str) -> str:
+    lines = [x for x in heading.letterhead if x.strip()] or [heading.municipality_name]
+    top = f'<div class="muni">{escape(lines[0])}</div>' + "".join(
+        f'<div class="muted">{escape(x)}</div>' for x in lines[1:]
+    )
+    return f"{STYLE}{top}<hr/><h1>{escape(title)}</h1><p>{escape(sentence)}</p>"
+
+
+def preview_html(report: Any) -> str:
+    """The report's first page as HTML, from its read model."""
+    if isinstance(report, r.AnnualReport):
+        from reports.council import summary_sentence
+
+        h, p = report.headline, report.previous
+        rows = []
+        for name, label in r.HEADLINE_FIELDS:
+            now, before = getattr(h, name), getattr(p, name)
+            fmt = _money if isinstance(now, Decimal) else (lambda v: f"{v:,}")
+            rows.append([label, fmt(now), fmt(before), r.change_words(now, before)])
+        months = [
+            [m.label, f"{m.permits:,}", _money(m.valuation), _money(m.fees)]
+            for m in report.by_month
+        ]
+        return (
+            _head(report.heading, report.title, summary_sentence(report))
+            + "<h2>Headline figures</h2>"
+            + _table(["", str(report.year), str(p.year), "Change"], rows, {1, 2, 3}, False)
+            + "<h2>By month</h2>"
+            + _table(["Month", "Permits", "Valuation", "Fees"], months, {1, 2, 3}, False)
+        )
+    if isinstance(report, r.MonthlyReport):
+        from reports.monthly import summary_sentence as monthly_sentence
+
+        rows = [
+            [
+                t.label,
+                f"{t.month.applications:,}",
+                f"{t.month.granted:,}",
+                f"{t.month.finaled:,}",
+                _money(t.month.fees_received),
+                _money(t.month.fees_delivered),
+            ]
+            for t in (*report.rows, report.total)
+        ]
+        return (
+            _head(report.heading, report.title, monthly_sentence(report))
+            + f"<p class='muted'>Due {escape(format_date(report.due.due))} "
+            f"({escape(report.due.section)})</p>"
+            + _table(
+                ["Trade", "Applications", "Granted", "Finaled", "Fees received", "Delivered"],
+                rows,
+                {1, 2, 3, 4, 5},
+                True,
+            )
+        )
+    if isinstance(report, r.C404Report):
+        from reports.census import summary_sentence as c404_sentence
+
+        rows = [
+            [
+                line.row.value,
+                line.row.label,
+                f"{line.buildings:,}",
+                f"{line.units:,}",
+                f"${line.valuation:,}",
+            ]
+            for line in report.lines
+        ]
+        return _head(report.heading, report.title, c404_sentence(report)) + _table(
+            ["Item", "Type of building", "Buildings", "Units", "Valuation"], rows, {2, 3, 4}, True
+        )
+    if isinstance(report, r.Act211Report):
+        from reports.act211 import summary_sentence as act_sentence
+
+        rows = [
+            [
+                x.number,
+                format_date(x.issued_on),
+                x.address,
+                format_date(x.due_on),
+                format_date(x.filed_on),
+                x.state.label,
+                x.flag,
+            ]
+            for x in (*report.lines, *report.earlier)
+        ]
+        return _head(report.heading, report.title, act_sentence(report)) + _table(
+            ["Permit", "Issued", "Address", "Due", "Filed", "Status", "Refund"], rows, set(), False
+        )
+    return f"{STYLE}<p>{escape(str(report))}</p>"
+
+
+def blds_preview(result: Any, folder: Path) -> str:
+    return (
+        f"{STYLE}<h1>BLDS open-data export</h1><p>{escape(result.summary)}.</p>"
+        "<p class='muted'>permits.csv, inspections.csv and contractors.csv use the field names "
+        "of the Building &amp; Land Development Specification, dates as YYYY-MM-DD.</p>"
+        f"<p>{escape(str(folder))}</p>"
+    )
+
+
+# --------------------------------------------------------------------------- Act 211 filings
+
+
+def record_filing(
+    database: Any,
+    clock: Any,
+    actor: Any,
+    municipality_id: int,
+    number: str,
+    filed: date,
+    reference: str = "",
+) -> str:
+    """Record the day a permit (by its number) was filed with the state; the words to show.
+    ValidationError names the field; the service checks the rest (desk.services.reports)."""
+    from db.queries import permit_id_by_number
+    from desk.services.reports import record_state_filing
+
+    number = number.strip()
+    if not number:
+        raise ValidationError("permit", "enter the permit number, e.g. 2026-0412")
+    with database.read() as conn:
+        permit_id = permit_id_by_number(conn, municipality_id, number)
+    if permit_id is None:
+        raise ValidationError("permit", f"no permit numbered '{number}'")
+    result = record_state_filing(database.uow(), clock, actor, permit_id, filed, reference)
+    late = (
+        " — after the deadline: its fees are refunded except the state seal (Treasurer → "
+        "Refunds, Act 211)"
+        if r.refund_required(result.state)
+        else ""
+    )
+    return f"Permit {result.number} filed with the state on {format_date(filed)}{late}."
