@@ -12,7 +12,9 @@ a few times); the lapse sweep the app runs on start finds nothing to expire on t
 because each permit's dates were judged by the same deadline rules (desk/demo_data.py).
 
 The vocabularies and the rules of what is plausible live in desk/demo_data.py, the checklists'
-in db/demo_checklists.py.
+in db/demo_checklists.py, the money (fee lines, payments, voids, a returned check, refunds, daily
+closes and turnovers to the treasurer, issue 5) in db/demo_cash.py; a large build plans the money
+and derives the search index and history in forked workers while this process writes.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta
 from functools import partial
 from itertools import accumulate
@@ -37,7 +39,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Dialect, func, insert, select, text
 
-from db import schema
+from db import demo_cash, demo_inspections, schema
 from db.database import Database
 from db.demo_checklists import RECENT_LIMIT, RECENT_YEARS, ChecklistPlanner, Planned
 from db.numbering import set_at_least
@@ -67,6 +69,10 @@ class DemoSpec:
     per_year: int = 400
     seed: int = 1
     today: date | None = None  # None = date.today(); tests pass a fixed date
+    # Bonds, certificates and street deposits, entered through the services after the bulk
+    # load (db/demo_sureties.py): their audit rows and deposit receipts come after the bulk
+    # data's, so the demo's "rows in time order" checks turn them off.
+    sureties: bool = True
 
 
 DEMO_PASSWORD = "permitdesk"
@@ -1184,10 +1190,34 @@ def _derive_chunk(chunk: int) -> list[_Batch]:
     ]
 
 
+# The money (issue 5) is planned and made ready for the driver in a worker too, while this
+# process writes the permits: a large build's main process is its slowest part.
+_MONEY: Callable[[], tuple[demo_cash.CashPlan, list[_Batch]]] | None = None
+
+
+def _money_batches(_: int = 0) -> tuple[demo_cash.CashPlan, list[_Batch]]:
+    assert _MONEY is not None
+    return _MONEY()
+
+
 @contextmanager
-def _derived(job: _Job, chunks: int) -> Iterator[Iterator[list[_Batch]]]:
-    global _JOB
-    _JOB = job
+def _derived(
+    job: _Job, chunks: int, money: Callable[[], demo_cash.CashPlan]
+) -> Iterator[tuple[Iterator[list[_Batch]], Callable[[], tuple[demo_cash.CashPlan, list[_Batch]]]]]:
+    """The derived rows chunk by chunk, and a function that returns the money's plan (without
+    its rows) with its rows as batches in an order their references allow."""
+    global _JOB, _MONEY
+
+    def make_money() -> tuple[demo_cash.CashPlan, list[_Batch]]:
+        plan = money()
+        batches = [
+            _batch(job.dialect, schema.metadata.tables[name], list(part))
+            for name in demo_cash.TABLES
+            for part in _chunks(plan.rows[name], CHUNK)
+        ]
+        return replace(plan, rows={}), batches
+
+    _JOB, _MONEY = job, make_money
     parallel = (
         len(job.listing_input) >= PARALLEL_FROM
         and (os.cpu_count() or 1) > 1
@@ -1196,13 +1226,14 @@ def _derived(job: _Job, chunks: int) -> Iterator[Iterator[list[_Batch]]]:
     )
     try:
         if parallel:
-            # Forked before the write transaction begins; the child never touches the database.
-            with multiprocessing.get_context("fork").Pool(1) as pool:
-                yield pool.imap(_derive_chunk, range(chunks))
+            # Forked before the write transaction begins; the children never touch the database.
+            with multiprocessing.get_context("fork").Pool(2) as pool:
+                pending = pool.apply_async(_money_batches, (0,))
+                yield pool.imap(_derive_chunk, range(chunks)), pending.get
         else:
-            yield map(_derive_chunk, range(chunks))
+            yield map(_derive_chunk, range(chunks)), make_money
     finally:
-        _JOB = None
+        _JOB = _MONEY = None
 
 
 @contextmanager
@@ -1249,10 +1280,15 @@ def build_demo(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _build(database, spec, progress)
+        summary = _build(database, spec, progress)
     finally:
         if collecting:
             gc.enable()
+    if not spec.sureties:
+        return summary
+    from db.demo_sureties import demo_sureties
+
+    return f"{summary} {demo_sureties(database, spec.today or date.today())}"
 
 
 def _build(
@@ -1304,10 +1340,13 @@ def _build(
         uow.commit()
         town_name = muni.name
 
+    # The fee schedule and the GL accounts, imported by the services as on the first day.
+    schedule, ledger = demo_cash.prepare(database, municipality_id, spec.municipality, clock.now())
     if progress:
         progress(0, total)
     with database.engine.connect() as conn:
         ids = _Ids(conn)
+        cash_ids = demo_cash.CashIds(conn)
     town = _plan_town(rng, spec, today, municipality_id, ids, profile.get("city", ""), total)
     plan = _plan_permits(rng, spec, today, municipality_id, ids, town, kinds, now_cap, users)
     names = {p["id"]: p["name"] for p in town.parties}
@@ -1356,7 +1395,26 @@ def _build(
         plan.unextended,
     )
 
-    with _derived(job, len(starts)) as derived, _bulk_transaction(database) as conn:
+    money_plan = partial(
+        demo_cash.plan_cash,
+        seed=spec.seed,
+        municipality=spec.municipality,
+        municipality_id=municipality_id,
+        today=today,
+        now_cap=now_cap,
+        schedule=schedule,
+        ledger=ledger,
+        users=users,
+        ids=cash_ids,
+        permits=plan.rows,
+        roles=plan.parties,
+        parties=town.parties,
+    )
+
+    with (
+        _derived(job, len(starts), money_plan) as (derived, money_ready),
+        _bulk_transaction(database) as conn,
+    ):
         write = _Writer(conn)
         for part in _chunks(town.parties, CHUNK):
             write(schema.party, part)
@@ -1383,6 +1441,22 @@ def _build(
         ):
             for part in _chunks(rows, CHUNK):
                 write(extra, part)
+        money, money_batches = money_ready()
+        for batch in money_batches:
+            write.batch(batch)
+        demo_cash.set_receipt_counters(conn, municipality_id, money)
+        # Inspections (issue 7) after the fees: re-inspections follow the fees added.
+        inspected = demo_inspections.write_inspections(
+            conn,
+            write,
+            municipality=spec.municipality,
+            municipality_id=municipality_id,
+            permits=plan.rows,
+            today=today,
+            now_cap=now_cap,
+            seed=spec.seed,
+            users=users,
+        )
 
         last: dict[int, int] = {}
         for r in plan.rows:
@@ -1402,6 +1476,7 @@ def _build(
                 "permit_order",
                 "permit_extension",
                 "permit_checklist_item",
+                *demo_cash.TABLES,
             ):
                 conn.execute(
                     text(
@@ -1425,5 +1500,8 @@ def _build(
         f"{len(town.parties):,} parties ({town.owners:,} owners, {town.contractors:,} "
         f"contractors, {town.designers:,} designers) and {len(DEMO_USERS)} users, "
         f"built in {seconds:.1f} s. Sign in as {logins}; every password is "
-        f"'{DEMO_PASSWORD}'." + plan.checklists.summary(plan.checklists_since)
+        f"'{DEMO_PASSWORD}'."
+        + plan.checklists.summary(plan.checklists_since)
+        + money.summary()
+        + inspected.summary()
     )

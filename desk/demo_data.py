@@ -31,6 +31,8 @@ from desk.domain.lifecycle import (
     lapsed,
 )
 from desk.errors import ValidationError
+from desk.fees.engine import QuoteItem, QuoteRequest
+from desk.services.intake import KindForm
 from desk.services.lifecycle import REVOCATION_REASONS
 
 # --- streets and parcels ----------------------------------------------------------------
@@ -1701,3 +1703,127 @@ def credential_number(rng: random.Random, kind: CredentialKind) -> str:
 
 # Demo staff (the municipality's inspector as shown on the letterhead).
 DEMO_INSPECTOR_NAME = "Dale Kowalski"
+
+
+# --- cashiering (issue 5) ------------------------------------------------------------------------
+#
+# What a permit is charged: the fee items its kind's intake form prices (resources/intake_fees.toml,
+# desk/services/intake.py), with the amounts a clerk would enter where the form asks for one.
+
+# The fee from a state uniform application (plumbing, electrical, HVAC, roofing): a rate of the
+# valuation with a floor, rounded to the dollar. Plausible amounts, not a state fee table.
+UNIFORM_FEE: dict[str, tuple[Decimal, Decimal]] = {
+    "RES-OTHER": (Decimal("0.0065"), Decimal("50")),
+    "PLUMBING": (Decimal("0.012"), Decimal("45")),
+    "ELECTRICAL": (Decimal("0.010"), Decimal("50")),
+    "ELECTRICAL-TEMP": (Decimal("0"), Decimal("50")),
+    "HVAC": (Decimal("0.008"), Decimal("60")),
+}
+# New Lisbon's council has not set its fees in the shipped schedule (§435-7, §435-12): the
+# clerk enters the amount the council set. These are the demo council's.
+NL_ENTERED: dict[str, Decimal] = {
+    "STREET-OPENING": Decimal("75.00"),
+    "SIDEWALK": Decimal("35.00"),
+    "CURB-GUTTER": Decimal("35.00"),
+    "STREET-PRIVILEGE": Decimal("50.00"),
+}
+# Kinds whose form prices nothing and the items the clerk adds on the form for them.
+EXTRA_ITEMS: dict[str, tuple[tuple[str, Decimal | None], ...]] = {
+    "MOVE": (("MOVE-BUILDING", Decimal("4")),),  # inspector-hours
+    "ADDRESS-NUMBERS": (("ADDR-BRACKET", Decimal("1")), ("ADDR-TILE", Decimal("4"))),
+}
+_OCCUPANCY_WORDS = (
+    ("apartment", "multifamily"),
+    ("hotel", "multifamily"),
+    ("warehouse", "warehouse"),
+    ("school", "institutional"),
+    ("clinic", "institutional"),
+    ("garage", "vehicle"),
+)
+
+
+def uniform_fee_amount(code: str, valuation: Decimal) -> Decimal:
+    rate, floor = UNIFORM_FEE.get(code, (Decimal("0.0065"), Decimal("50")))
+    return max(floor, (valuation * rate).quantize(Decimal("1")))
+
+
+def occupancy_for(description: str) -> str:
+    """The occupancy class of a new commercial building (it sets its fee, 15.1.21(b))."""
+    words = description.lower()
+    return next((cls for word, cls in _OCCUPANCY_WORDS if word in words), "mercantile")
+
+
+@cache
+def _kind_form(municipality: str, code: str) -> KindForm | None:
+    from desk.services.intake import kind_form
+
+    try:
+        return kind_form(municipality, code)
+    except (KeyError, ValueError):
+        return None
+
+
+def fee_request(
+    municipality: str, code: str, work: Work, rng: random.Random
+) -> QuoteRequest | None:
+    """The fee request the intake form makes for this permit's work, or None when it prices
+    nothing (solid fill, a sewer lateral priced later by front foot)."""
+    from desk.services.intake import WorkValues, derived_items
+
+    form = _kind_form(municipality, code)
+    if form is None:
+        return None
+    values = WorkValues(
+        valuation=work.valuation,
+        areas=work.areas,
+        dwelling_units=max(work.dwelling_units, 1),
+        fee_amount=uniform_fee_amount(code, work.valuation),
+        occupancy=occupancy_for(work.description),
+    )
+    try:
+        items = list(derived_items(form, values))
+    except ValidationError:
+        return None
+    items += [QuoteItem(c, quantity=q) for c, q in EXTRA_ITEMS.get(code, ())]
+    if municipality == "new_lisbon":
+        items = [
+            QuoteItem(i.code, amount=NL_ENTERED[i.code]) if i.code in NL_ENTERED else i
+            for i in items
+        ]
+        if code == "STREET-OPENING":
+            age = Decimal(rng.randint(0, 14))  # full years since the street's final paving
+            items.append(QuoteItem(code, amount=NL_ENTERED[code], pavement_age_years=age))
+    return QuoteRequest(items=tuple(items)) if items else None
+
+
+BANKS = (
+    "Associated Bank",
+    "BMO Harris Bank",
+    "Tri City National Bank",
+    "Landmark Credit Union",
+    "Summit Credit Union",
+    "PNC Bank",
+    "Town Bank",
+    "Educators Credit Union",
+    "North Shore Bank",
+)
+VOID_REASONS = (
+    "Keyed to the wrong permit; taken again on the right one",
+    "Check written for the wrong amount; a new check was taken",
+    "Card declined after the receipt printed; paid again",
+)
+SHORT_REASONS = (
+    "Change given twice at the counter",
+    "Coin roll miscounted; found short at the close",
+    "Twenty-dollar bill given as change for a ten",
+)
+OVER_REASONS = (
+    "Payer left without the change; kept for the payer's next visit",
+    "Exact change not returned for a cash payment",
+)
+NSF_NOTICE = "{bank} returned item notice of {day}: insufficient funds (NSF)"
+DIFFERENCE_RESOLUTION = (
+    "The bank counted a $20.00 bill as counterfeit; the treasurer's office recorded the loss on "
+    "{day}."
+)
+RECEIPT_PRINTED = 1  # every demo receipt was printed once at the counter
