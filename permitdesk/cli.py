@@ -5,10 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from datetime import date as date_type
+from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 from desk import __version__
 from desk.errors import DeskError
+from ui.presenters.views import VIEW_HELP  # plain text, no Qt
 
 
 class UsageError(Exception):
@@ -39,11 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     gui.add_argument(
         "--view",
         default="permits",
-        help="view to render: permits; permit:NUMBER[:TAB] with TAB summary, parties, work, "
-        "checklist, fees or history; permit:#ID[:TAB] for an application with no number yet; "
-        "permit:#ID:issue (the issue dialog, for an inspector); fees (fee schedules, for an "
-        "administrator); calculator (the fee calculator; a sample quote for Glendale); intake; "
-        "inspections[:requests|day|week|orders] (the Inspections section)",
+        help=f"view to render: {VIEW_HELP}",
     )
     gui.add_argument("--size", default="1280x800", help="window size for --screenshot, WxH")
     gui.add_argument("--user", help="sign in as this user (required for --screenshot on real data)")
@@ -92,6 +92,38 @@ def build_parser() -> argparse.ArgumentParser:
     route.add_argument("--inspector", required=True, metavar="NAME", help="user name or full name")
     route.add_argument("--date", required=True, metavar="YYYY-MM-DD")
     route.add_argument("--pdf", required=True, metavar="F", help="the PDF file to write")
+    daily = reportsub.add_parser(
+        "daily-cash", help="a day's receipts, voids, expected and counted money per drawer"
+    )
+    _add_db_options(daily)
+    daily.add_argument("--date", required=True, metavar="YYYY-MM-DD")
+    daily.add_argument("--xlsx", metavar="F", help="the spreadsheet to write")
+    daily.add_argument("--pdf", metavar="F", help="the PDF file to write")
+    recon = reportsub.add_parser(
+        "reconciliation", help="the treasurer's reconciliation of a period"
+    )
+    _add_db_options(recon)
+    recon.add_argument("--from", dest="start", required=True, metavar="YYYY-MM-DD")
+    recon.add_argument("--to", dest="end", required=True, metavar="YYYY-MM-DD")
+    recon.add_argument("--xlsx", metavar="F", help="the spreadsheet to write")
+    recon.add_argument("--pdf", metavar="F", help="the PDF file to write")
+    # Issue 6: the street deposits' refund queue and the bonds and certificates expiring.
+    deposits = reportsub.add_parser(
+        "deposits", help="street deposits as of a day: the refund queue (15.1.43)"
+    )
+    _add_db_options(deposits)
+    deposits.add_argument("--as-of", dest="as_of", metavar="YYYY-MM-DD", help="default: today")
+    deposits.add_argument("--xlsx", metavar="F", help="the spreadsheet to write")
+    deposits.add_argument("--pdf", metavar="F", help="the PDF file to write")
+    expiring = reportsub.add_parser(
+        "expiring", help="bonds and insurance certificates expiring in the next days"
+    )
+    _add_db_options(expiring)
+    expiring.add_argument("--days", type=int, default=60)
+    expiring.add_argument("--xlsx", metavar="F", help="the spreadsheet to write")
+    expiring.add_argument("--pdf", metavar="F", help="the PDF file to write")
+    expiring.add_argument("--letters", metavar="F", help="also write the reminder letters (PDF)")
+    _add_issue8_commands(reportsub, sub)  # issue 8: council, state, Census, BLDS
     return parser
 
 
@@ -279,6 +311,10 @@ def cmd_lifecycle(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
+    if args.report_command in ISSUE8_REPORTS:
+        return cmd_issue8_report(args)
+    if args.report_command in ("deposits", "expiring"):
+        return _surety_report(args)
     from datetime import date
 
     from db import inspection_queries, queries
@@ -308,6 +344,211 @@ def cmd_report(args: argparse.Namespace) -> int:
         out = Path(args.pdf)
         render_route_sheet(sheet, out)
         print(f"{len(sheet.stops)} stop(s) for {sheet.inspector_name} on {day.isoformat()}: {out}")
+    if args.report_command in ("daily-cash", "reconciliation"):
+        return _cash_report(args)
+    return 0
+
+
+def _iso_date(text: str, option: str) -> date_type:
+    try:
+        return date_type.fromisoformat(text)
+    except ValueError:
+        raise UsageError(f"{option} '{text}' is not a date YYYY-MM-DD") from None
+
+
+def _over_short(amount: Decimal) -> str:
+    from desk.money import format_money
+
+    if not amount:
+        return "no over/short"
+    return f"{format_money(abs(amount))} {'over' if amount > 0 else 'short'}"
+
+
+def _cash_report(args: argparse.Namespace) -> int:
+    """`report daily-cash` and `report reconciliation`: the screens' figures (db.cash_queries
+    and the reconciliation service), as .xlsx and/or .pdf, and a summary line on stdout."""
+    from db import cash_queries, queries
+    from db.database import open_database
+    from desk.clock import SystemClock
+    from desk.money import format_money
+    from desk.services.cashiering import reconciliation
+
+    if args.report_command == "daily-cash":
+        day = _iso_date(args.date, "--date")
+    else:
+        start, end = _iso_date(args.start, "--from"), _iso_date(args.end, "--to")
+        if end < start:
+            raise UsageError(f"--to {end.isoformat()} is before --from {start.isoformat()}")
+    if args.db and not Path(args.db).exists():
+        raise UsageError(f"no database file at {args.db}")
+    database = open_database(_url(args), create=False)
+    try:
+        with database.read() as conn:
+            muni = queries.first_municipality(conn)
+            if muni is None:
+                raise UsageError("the database has no municipality yet")
+            letterhead = queries.municipality_letterhead(conn, muni[0])
+            if args.report_command == "daily-cash":
+                report = cash_queries.daily_cash(conn, muni[0], day)
+        if args.report_command == "reconciliation":
+            recon = reconciliation(database.uow(), SystemClock(), muni[0], start, end)
+    finally:
+        database.close()
+    from reports import cash_reports
+
+    written = []
+    if args.report_command == "daily-cash":
+        if args.xlsx:
+            cash_reports.export_daily_cash_xlsx(report, Path(args.xlsx))
+            written.append(args.xlsx)
+        if args.pdf:
+            cash_reports.render_daily_cash_pdf(report, Path(args.pdf))
+            written.append(args.pdf)
+        e, c = report.expected, report.counted
+        closed = sum(1 for d in report.drawers if d.closed)
+        print(
+            f"{day.isoformat()}: {sum(d.receipt_count for d in report.drawers)} receipt(s), "
+            f"expected {format_money(e.total)}, counted {format_money(c.total)} in {closed} of "
+            f"{len(report.drawers)} drawer(s) closed, {_over_short(report.over_short)}"
+            + (f": {', '.join(written)}" if written else "")
+        )
+        return 0
+    if args.xlsx:
+        cash_reports.export_reconciliation_xlsx(recon, muni[2], Path(args.xlsx))
+        written.append(args.xlsx)
+    if args.pdf:
+        cash_reports.render_reconciliation_pdf(recon, muni[2], letterhead, Path(args.pdf))
+        written.append(args.pdf)
+    print(
+        f"{start.isoformat()} to {end.isoformat()}: net collections {format_money(recon.net)} = "
+        f"acknowledged {format_money(recon.acknowledged)} + pending "
+        f"{format_money(recon.pending)} + undeposited {format_money(recon.undeposited)}; "
+        + ("balanced" if recon.balanced else "OUT OF BALANCE")
+        + (f": {', '.join(written)}" if written else "")
+    )
+    return 0
+
+
+# --- issue 8: reports to the Council, the state and the Census; the BLDS export --------------
+
+ISSUE8_REPORTS = ("monthly", "annual", "c404", "act211")
+
+
+def _add_issue8_commands(
+    reportsub: argparse._SubParsersAction,
+    sub: argparse._SubParsersAction,
+) -> None:
+    def outputs(p: argparse.ArgumentParser) -> None:
+        _add_db_options(p)
+        p.add_argument("--municipality", metavar="KEY", help="e.g. glendale (default: the first)")
+        p.add_argument("--xlsx", metavar="F", help="the Excel workbook to write")
+        p.add_argument("--pdf", metavar="F", help="the PDF file to write")
+
+    monthly = reportsub.add_parser(
+        "monthly", help="monthly permit activity per trade (15.1.74(b), 15.1.34(b)(8))"
+    )
+    outputs(monthly)
+    monthly.add_argument("--month", required=True, metavar="YYYY-MM")
+    monthly.add_argument("--trade", help="one trade only, e.g. electrical or plumbing")
+    annual = reportsub.add_parser(
+        "annual", help="the annual report to the Common Council (15.1.6(c))"
+    )
+    outputs(annual)
+    annual.add_argument("--year", required=True, metavar="YYYY")
+    annual.add_argument("--trade", help="one trade only (electrical: the 15.1.74(b) report)")
+    annual.add_argument(
+        "--no-register", action="store_true", help="leave out the list of every permit issued"
+    )
+    c404 = reportsub.add_parser("c404", help="Census Bureau Form C-404, new housing units")
+    outputs(c404)
+    period = c404.add_mutually_exclusive_group(required=True)
+    period.add_argument("--month", metavar="YYYY-MM")
+    period.add_argument("--year", metavar="YYYY")
+    act211 = reportsub.add_parser(
+        "act211", help="new dwelling permits to file with the state (SPS 320.09)"
+    )
+    outputs(act211)
+    act211.add_argument("--month", required=True, metavar="YYYY-MM")
+
+    export = sub.add_parser("export", help="open-data exports")
+    exportsub = export.add_subparsers(dest="export_command", required=True, parser_class=_Parser)
+    blds = exportsub.add_parser(
+        "blds", help="BLDS permits.csv, inspections.csv and contractors.csv"
+    )
+    _add_db_options(blds)
+    blds.add_argument("--municipality", metavar="KEY", help="e.g. glendale (default: the first)")
+    blds.add_argument("--out", required=True, metavar="DIR", help="the folder to write into")
+
+
+def _open_for_report(args: argparse.Namespace) -> Any:
+    from db.database import open_database
+
+    if args.db and not Path(args.db).exists():
+        raise UsageError(f"no database file at {args.db}")
+    return open_database(_url(args), create=False)
+
+
+def cmd_issue8_report(args: argparse.Namespace) -> int:
+    """report monthly|annual|c404|act211: the workbook and/or the PDF, one line on stdout."""
+    from desk.clock import SystemClock
+    from desk.domain import reports as r
+
+    if not args.xlsx and not args.pdf:
+        raise UsageError("nothing to write: give --xlsx F, --pdf F or both")
+    kind = args.report_command
+    month = r.parse_month(args.month, "--month") if getattr(args, "month", None) else None
+    year = r.parse_year(args.year, "--year") if getattr(args, "year", None) else None
+    trade = r.check_trade(getattr(args, "trade", None), "--trade")
+    database = _open_for_report(args)
+    try:
+        from db import report_queries as q
+
+        with database.read() as conn:
+            mid = q.municipality_id_for(conn, args.municipality)
+            if kind == "monthly":
+                assert month is not None
+                report: Any = q.monthly_report(conn, mid, *month, trade=trade)
+            elif kind == "annual":
+                assert year is not None
+                report = q.annual_report(
+                    conn, mid, year, trade, include_register=not args.no_register
+                )
+            elif kind == "c404":
+                period = r.month_period(*month) if month else r.year_period(year or 0)
+                report = q.c404_report(conn, mid, period)
+            else:
+                assert month is not None
+                report = q.act211_report(conn, mid, *month, SystemClock().today())
+    finally:
+        database.close()
+    from reports.report_files import write_report
+
+    written = write_report(report, args.xlsx, args.pdf, prepared_on=SystemClock().today())
+    print(f"{report.title}: {', '.join(written)}")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """export blds --out DIR: permits.csv, inspections.csv and contractors.csv."""
+    from db import report_queries as q
+    from reports.blds import export_blds
+
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out} is a file, not a folder")
+    database = _open_for_report(args)
+    try:
+        with database.read() as conn:
+            mid = q.municipality_id_for(conn, args.municipality)
+            result = export_blds(
+                out,
+                (q.BLDS_PERMIT_FIELDS, q.blds_permit_rows(conn, mid)),
+                (q.BLDS_INSPECTION_FIELDS, q.blds_inspection_rows(conn, mid)),
+                (q.BLDS_CONTRACTOR_FIELDS, q.blds_contractor_rows(conn, mid)),
+            )
+    finally:
+        database.close()
+    print(f"BLDS export: {result.summary}")
     return 0
 
 
@@ -318,6 +559,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "fees": cmd_fees,
     "lifecycle": cmd_lifecycle,
     "report": cmd_report,
+    "export": cmd_export,  # issue 8: the BLDS open-data files
 }
 
 
@@ -341,3 +583,75 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+
+
+def _surety_report(args: argparse.Namespace) -> int:
+    """`report deposits` and `report expiring` (issue 6): .xlsx and/or .pdf, and a summary
+    line on stdout."""
+    from datetime import date
+
+    from db import queries, surety_queries
+    from db.database import open_database
+    from desk.clock import FixedClock, SystemClock
+    from desk.money import format_money
+    from desk.services import sureties
+
+    if args.db and not Path(args.db).exists():
+        raise UsageError(f"no database file at {args.db}")
+    if args.report_command == "expiring" and args.days < 0:
+        raise UsageError("--days must not be negative")
+    today = SystemClock().today()
+    as_of = today
+    if args.report_command == "deposits" and args.as_of:
+        try:
+            as_of = date.fromisoformat(args.as_of)
+        except ValueError:
+            raise UsageError(f"--as-of '{args.as_of}' is not a date YYYY-MM-DD") from None
+    database = open_database(_url(args), create=False)
+    try:
+        with database.read() as conn:
+            muni = queries.first_municipality(conn)
+            if muni is None:
+                raise UsageError("the database has no municipality yet")
+            head = surety_queries.letterhead(conn, muni[0])
+            if args.report_command == "deposits":
+                report = surety_queries.deposits_report(conn, muni[0], as_of)
+        if args.report_command == "expiring":
+            rows = sureties.expiry_watch(database.uow(), FixedClock(today), muni[0], args.days)
+    finally:
+        database.close()
+    from reports import surety_reports
+
+    written: list[str] = []
+    if args.report_command == "deposits":
+        if args.xlsx:
+            surety_reports.export_deposits_xlsx(report, Path(args.xlsx))
+            written.append(args.xlsx)
+        if args.pdf:
+            surety_reports.render_deposits_pdf(report, Path(args.pdf))
+            written.append(args.pdf)
+        counts = ", ".join(f"{len(lines)} {title.lower()}" for title, lines in report.sections)
+        print(
+            f"{as_of.isoformat()}: {report.count} street deposit(s), "
+            f"{format_money(report.held)} held; {counts}"
+            + (f": {', '.join(written)}" if written else "")
+        )
+        return 0
+    expiring = sureties.ExpiringReport(head, today, args.days, tuple(rows))
+    if args.xlsx:
+        surety_reports.export_expiring_xlsx(expiring, Path(args.xlsx))
+        written.append(args.xlsx)
+    if args.pdf:
+        surety_reports.render_expiring_pdf(expiring, Path(args.pdf))
+        written.append(args.pdf)
+    if args.letters:
+        from reports.surety_letters import render_reminder_letters
+
+        render_reminder_letters(sureties.reminder_letters(head, today, rows), Path(args.letters))
+        written.append(args.letters)
+    ended = sum(1 for r in rows if r.expired)
+    print(
+        f"{len(rows)} bond(s) and certificate(s) end within {args.days} days, {ended} already "
+        "ended while a permit relies on it" + (f": {', '.join(written)}" if written else "")
+    )
+    return 0

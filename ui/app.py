@@ -7,6 +7,7 @@ import sys
 import traceback
 from importlib import resources
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QEventLoop
 from PySide6.QtWidgets import QApplication, QWidget
@@ -26,6 +27,9 @@ from ui.presenters.login import DEMO_NOTE
 from ui.presenters.session import Session
 from ui.presenters.views import INSPECTION_PAGES, ISSUE, ViewSpec, parse_view
 from ui.settings import APPLICATION, ORGANIZATION
+
+if TYPE_CHECKING:
+    from ui.main_window import MainWindow
 
 APP_TITLE = "Permit Desk"
 NOT_A_DEMO = "--user is required for a screenshot of a database that is not a demo"
@@ -160,6 +164,34 @@ def take_screenshot(
         if spec.section == "deadlines":
             window.show_section(DEADLINES)
             process_events(app)
+        if spec.section == "gl":  # issue 5: Administration → GL accounts
+            from ui.views.gl_accounts import SECTION_TITLE as GL_ACCOUNTS
+
+            try:
+                window.show_section(GL_ACCOUNTS)
+            except KeyError as e:
+                raise StartError("GL accounts are for administrators (use --user)") from e
+            process_events(app)
+        if spec.section in ("bonds", "deposits"):  # issue 6
+            from ui.views.bonds import SECTION_TITLE as BONDS
+            from ui.views.deposits import SECTION_TITLE as DEPOSITS
+
+            if spec.section == "bonds":
+                window.show_section(BONDS)
+                window.bonds_view.show_page(spec.tab)
+            else:
+                window.show_section(DEPOSITS)
+                window.deposits_view.select_queue(spec.tab)
+            process_events(app)
+        if spec.section == "reports":  # issue 8: the report made now, for its preview
+            window.show_section("Reports")
+            window.reports_view.select(spec.tab)
+            if spec.tab != "blds":
+                window.reports_view.make_now()
+            process_events(app)
+        if spec.section in ("cashier", "treasurer"):
+            _show_money_section(window, spec, session.actor.username)
+            process_events(app)
         if spec.section == "fees":
             if window.fee_schedules_view is None:
                 raise StartError(
@@ -192,6 +224,28 @@ def take_screenshot(
         window.close()
         window.deleteLater()
         process_events(app, 1)
+
+
+def _show_money_section(window: MainWindow, spec: ViewSpec, username: str) -> None:
+    """The Cashier (the latest permits owing, for a screenshot) or a Treasurer page."""
+    from ui.views.cashier import SECTION_TITLE as CASHIER
+    from ui.views.treasurer import SECTION_TITLE as TREASURER
+
+    title = CASHIER if spec.section == "cashier" else TREASURER
+    if title not in window.section_titles():
+        raise StartError(
+            f"the {title} section is not for {username}'s roles (use --user, e.g. treasurer)"
+        )
+    window.show_section(title)
+    if spec.section == "cashier" and window.cashier_view is not None:
+        window.cashier_view.owing.setChecked(True)  # what is due, newest first
+        window.cashier_view.add_result(0)
+        if window.treasurer_view is not None:  # the receipts of the latest day with some
+            window.cashier_view.show_receipts_of(window.treasurer_view.show_latest_day())
+    if spec.section == "treasurer" and window.treasurer_view is not None:
+        window.treasurer_view.show_page(spec.tab)
+        if spec.tab == "close":
+            window.treasurer_view.show_latest_day()
 
 
 # --- interactive mode -------------------------------------------------------------------

@@ -24,14 +24,27 @@ from ui.permit.base import PermitContext
 from ui.permit.window import PermitWindow
 from ui.presenters.permit_list import PermitListPresenter, SqlPermitSource
 from ui.presenters.session import Session
+from ui.views.bonds import SECTION_TITLE as BONDS
+from ui.views.bonds import BondsView
+from ui.views.cashier import SECTION_TITLE as CASHIER
+from ui.views.cashier import CashierView
+from ui.views.common import page_scroll
 from ui.views.deadlines import DeadlinesView
+from ui.views.deposits import SECTION_TITLE as DEPOSITS
+from ui.views.deposits import DepositsView
 from ui.views.fee_calculator import FeeCalculatorWindow, open_calculator
 from ui.views.fee_schedules import SECTION_TITLE as FEE_SCHEDULES
 from ui.views.fee_schedules import FeeSchedulesView
+from ui.views.gl_accounts import SECTION_TITLE as GL_ACCOUNTS
+from ui.views.gl_accounts import GlAccountsView
 from ui.views.inspections import SECTION_TITLE as INSPECTIONS
 from ui.views.inspections import InspectionsView
 from ui.views.intake import IntakeWindow, open_intake
 from ui.views.permits import PermitsView
+from ui.views.reports import SECTION_TITLE as REPORTS
+from ui.views.reports import ReportsView
+from ui.views.treasurer import SECTION_TITLE as TREASURER
+from ui.views.treasurer import TreasurerView
 
 PERMITS = "Permits"
 DEADLINES = "Deadlines"
@@ -73,6 +86,35 @@ class MainWindow(QMainWindow):
         self.inspections_view = InspectionsView(database, session, self.clock, self)
         self.inspections_view.open_permit.connect(self.open_permit)
         self.sections.append((INSPECTIONS, self.inspections_view))
+        # Issue 6: the bond and insurance register with its expiry watch; the street deposits.
+        self.bonds_view = BondsView(database, session, self.clock, self)
+        self.bonds_view.open_permit.connect(self.open_permit)
+        self.sections.append((BONDS, self.bonds_view))
+        self.deposits_view = DepositsView(database, session, self.clock, self)
+        self.deposits_view.open_permit.connect(self.open_permit)
+        self.sections.append((DEPOSITS, self.deposits_view))
+        # Cashiering (issue 5): the counter takes payments; the treasurer's pages (the clerk
+        # closes the drawer and delivers turnovers too, desk.domain.permissions).
+        self.cashier_view: CashierView | None = None
+        if allowed(session.actor, Permission.TAKE_PAYMENT):
+            self.cashier_view = CashierView(database, session, self.clock, self)
+            self.cashier_view.paid.connect(self._money_moved)
+            self.sections.append((CASHIER, self.cashier_view))
+        self.treasurer_view: TreasurerView | None = None
+        if any(
+            allowed(session.actor, p)
+            for p in (Permission.CLOSE_DRAWER, Permission.ACKNOWLEDGE_TURNOVER, Permission.REFUND)
+        ):
+            self.treasurer_view = TreasurerView(database, session, self.clock, self)
+            self.sections.append((TREASURER, self.treasurer_view))
+        # Reports (issue 8): to the Council, the state and the Census; the BLDS export.
+        self.reports_view = ReportsView(database, session, self.clock, self)
+        self.sections.append((REPORTS, self.reports_view))
+        # Issue 5: the GL accounts and which account each fee code books to (administrators).
+        self.gl_accounts_view: GlAccountsView | None = None
+        if allowed(session.actor, Permission.MANAGE_GL_ACCOUNTS):
+            self.gl_accounts_view = GlAccountsView(database, session, self.clock, self)
+            self.sections.append((GL_ACCOUNTS, self.gl_accounts_view))
         self.fee_schedules_view: FeeSchedulesView | None = None
         if allowed(session.actor, Permission.MANAGE_FEES):
             self.fee_schedules_view = FeeSchedulesView(
@@ -88,7 +130,7 @@ class MainWindow(QMainWindow):
             item = QListWidgetItem(title)
             item.setSizeHint(QSize(0, self.fontMetrics().height() + 18))
             self.nav.addItem(item)
-            self.stack.addWidget(widget)
+            self.stack.addWidget(page_scroll(self.stack, widget))
         self.nav.currentRowChanged.connect(self._section_changed)
         self.nav.setCurrentRow(0)
         width = max(self.fontMetrics().horizontalAdvance(t) for t, _ in self.sections) + 64
@@ -216,6 +258,8 @@ class MainWindow(QMainWindow):
     def _section_changed(self, row: int) -> None:
         self.stack.setCurrentIndex(row)
         widget = self.sections[row][1] if 0 <= row < len(self.sections) else None
+        if self.gl_accounts_view is not None and widget is self.gl_accounts_view:
+            self.gl_accounts_view.load()  # another administrator may have changed a mapping
         view = self.fee_schedules_view
         if view is not None and widget is view and not view.loaded:
             view.load()
@@ -223,6 +267,11 @@ class MainWindow(QMainWindow):
             self.deadlines_view.load()  # always fresh: deadlines move with every change
         if widget is self.inspections_view:
             self.inspections_view.load()  # requests come in from every workstation
+        if widget is self.bonds_view or widget is self.deposits_view:
+            widget.load()  # the watch and the refund queue move with the day
+        for money_view in (self.cashier_view, self.treasurer_view):
+            if money_view is not None and widget is money_view:
+                money_view.load()  # other workstations take payments and close drawers too
 
     def _schedule_changed(self) -> None:
         """A new fee schedule version: the calculator prices with it from now on."""
@@ -244,6 +293,9 @@ class MainWindow(QMainWindow):
             context = PermitContext(self.database, self.session, permit_id, self.clock)
             window = PermitWindow(context, self, remember_geometry=self.remember_geometry)
             window.closed.connect(self._permit_closed)
+            fees_tab = window.tab_pages.get("fees")
+            if fees_tab is not None and hasattr(fees_tab, "take_payment"):
+                fees_tab.take_payment.connect(self.take_payment_for)
             self.permit_windows[permit_id] = window
             window.reload()
         window.show()
@@ -253,6 +305,23 @@ class MainWindow(QMainWindow):
 
     def _permit_closed(self, permit_id: int) -> None:
         self.permit_windows.pop(permit_id, None)
+
+    def take_payment_for(self, permit_id: int) -> CashierView | None:
+        """The permit window's "Take payment…": the Cashier with the permit on the payment."""
+        if self.cashier_view is None:
+            return None
+        self.show_section(CASHIER)
+        self.raise_()
+        self.activateWindow()
+        self.cashier_view.add_permit(permit_id)
+        return self.cashier_view
+
+    def _money_moved(self, permit_ids: list[int]) -> None:
+        """A payment or a void: the permits' windows show the new balance."""
+        for permit_id in permit_ids or list(self.permit_windows):
+            window = self.permit_windows.get(permit_id)
+            if window is not None:
+                window.reload()
 
     def open_fee_calculator(self) -> FeeCalculatorWindow | None:
         """Tools → Fee calculator (Ctrl+K): one non-modal window, raised when already open."""

@@ -243,10 +243,31 @@ def test_closing_without_edits_does_not_ask(
 
 def test_a_clerk_does_not_see_the_fee_schedules_section(qtbot: QtBot, sample: Sample) -> None:
     window = main_window(qtbot, sample, clerk=True)
-    assert window.section_titles() == ["Permits", "Deadlines", "Inspections"]
+    # The clerk takes payments and closes the drawer (Cashier, Treasurer), issue 5.
+    assert window.section_titles() == [
+        "Permits",
+        "Deadlines",
+        "Inspections",
+        "Bonds & Insurance",
+        "Deposits",
+        "Cashier",
+        "Treasurer",
+        "Reports",
+    ]
     assert window.fee_schedules_view is None
     admin = main_window(qtbot, sample)
-    assert admin.section_titles() == ["Permits", "Deadlines", "Inspections", "Fee schedules"]
+    assert admin.section_titles() == [
+        "Permits",
+        "Deadlines",
+        "Inspections",
+        "Bonds & Insurance",
+        "Deposits",
+        "Cashier",
+        "Treasurer",
+        "Reports",
+        "GL accounts",
+        "Fee schedules",
+    ]
 
 
 def test_a_version_that_priced_a_permit_is_read_only_and_says_why(

@@ -219,6 +219,12 @@ def test_the_navigation_lists_only_sections_that_work(main_window: MainWindow) -
         "Permits",
         "Deadlines",
         "Inspections",
+        "Bonds & Insurance",
+        "Deposits",
+        "Cashier",
+        "Treasurer",
+        "Reports",
+        "GL accounts",
         "Fee schedules",
     ]
 

@@ -10,6 +10,7 @@ from ui.permit.history import HistoryTab
 from ui.permit.inspections import InspectionsTab
 from ui.permit.parties import PartiesTab
 from ui.permit.summary import SummaryTab
+from ui.permit.sureties import SuretiesTab
 from ui.permit.work import WorkTab
 
 PERMIT_TABS: list[type[PermitTab]] = [
@@ -18,6 +19,7 @@ PERMIT_TABS: list[type[PermitTab]] = [
     WorkTab,
     ChecklistTab,
     FeesTab,
+    SuretiesTab,
     InspectionsTab,
     HistoryTab,
 ]

@@ -1,21 +1,48 @@
 """The --view argument of screenshot mode: 'permits', 'permit:NUMBER', 'permit:NUMBER:TAB',
-'deadlines', 'fees' (Administration → Fee schedules), 'calculator' (the fee calculator),
-'intake' or 'inspections[:PAGE]'. An application with no number yet is named by its id:
-'permit:#12'. 'permit:#12:issue' shows its issue dialog."""
+'deadlines', 'fees' (Administration → Fee schedules), 'gl' (GL accounts), 'calculator' (the
+fee calculator), 'intake' or 'inspections[:PAGE]'. An application with no number yet is named
+by its id: 'permit:#12'. 'permit:#12:issue' shows its issue dialog."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-PERMIT_TABS = ("summary", "parties", "work", "checklist", "fees", "history", "inspections")
+PERMIT_TABS = (
+    "summary",
+    "parties",
+    "work",
+    "checklist",
+    "fees",
+    "history",
+    "inspections",
+    "sureties",  # issue 6: ui.permit.sureties.SuretiesTab
+)
 ISSUE = "issue"  # not a tab: the issue dialog over the permit window
 VIEW_HELP = (
-    "permits, permit:NUMBER[:TAB] (TAB: summary, parties, work, checklist, fees, history, "
-    "inspections), permit:#ID[:TAB] for an application not issued yet, permit:#ID:issue (the "
-    "issue dialog), deadlines, fees, calculator, intake, or "
+    f"permits, permit:NUMBER[:TAB] (TAB: {', '.join(PERMIT_TABS)}), "
+    "permit:#ID[:TAB] for an application not issued yet, permit:#ID:issue (the "
+    "issue dialog), deadlines, fees, gl, calculator, intake, cashier, reports[:REPORT], "
+    "treasurer[:close|turnovers|reconciliation|refunds|returned], "
+    "bonds[:bonds|certificates|watch], deposits[:all|eligible|soon|ordered|retained], or "
     "inspections[:requests|day|week|orders]"
 )
-SECTIONS = ("permits", "deadlines", "fees", "calculator", "intake")
+SECTIONS = ("permits", "deadlines", "fees", "calculator", "intake", "cashier", "gl")
+# The Treasurer section and its pages (issue 5): treasurer[:close|turnovers|reconciliation|...].
+TREASURER_PAGES = ("close", "turnovers", "reconciliation", "refunds", "returned")
+# The Reports section (issue 8) and the report it shows: reports[:monthly|annual|...].
+REPORT_PAGES = (
+    "monthly",
+    "plumbing_monthly",
+    "electrical_monthly",
+    "annual",
+    "electrical_annual",
+    "c404",
+    "act211",
+    "blds",
+)
+# Issue 6: the Bonds & Insurance pages and the Deposits section's lists (its refund queue).
+BOND_PAGES = ("bonds", "certificates", "watch")
+DEPOSIT_QUEUES = ("all", "eligible", "soon", "ordered", "retained")
 # The Inspections section and its pages: inspections[:requests|day|week|orders].
 INSPECTION_PAGES = ("requests", "day", "week", "orders")
 
@@ -33,6 +60,20 @@ def parse_view(text: str) -> ViewSpec:
     raw = text.strip()
     if raw.lower() in SECTIONS:
         return ViewSpec(raw.lower())
+    if raw.lower().split(":")[0] == "reports":  # issue 8: reports[:monthly|annual|c404|...]
+        report = raw.lower().split(":", 1)[1].strip() if ":" in raw else "annual"
+        if report not in REPORT_PAGES:
+            raise ValueError(
+                f"unknown report '{report}' in view '{text}'; reports: {', '.join(REPORT_PAGES)}"
+            )
+        return ViewSpec("reports", tab=report)
+    if raw.lower().split(":")[0] == "treasurer":
+        page = raw.lower().split(":", 1)[1].strip() if ":" in raw else "close"
+        if page not in TREASURER_PAGES:
+            raise ValueError(
+                f"unknown page '{page}' in view '{text}'; pages: {', '.join(TREASURER_PAGES)}"
+            )
+        return ViewSpec("treasurer", tab=page)
     if raw.lower().split(":")[0] == "inspections":
         page = raw.lower().split(":", 1)[1].strip() if ":" in raw else "requests"
         if page not in INSPECTION_PAGES:
@@ -40,6 +81,14 @@ def parse_view(text: str) -> ViewSpec:
                 f"unknown page '{page}' in view '{text}'; pages: {', '.join(INSPECTION_PAGES)}"
             )
         return ViewSpec("inspections", tab=page)
+    for name, pages in (("bonds", BOND_PAGES), ("deposits", DEPOSIT_QUEUES)):  # issue 6
+        if raw.lower().split(":")[0] == name:
+            page = raw.lower().split(":", 1)[1].strip() if ":" in raw else pages[0]
+            if page not in pages:
+                raise ValueError(
+                    f"unknown page '{page}' in view '{text}'; pages: {', '.join(pages)}"
+                )
+            return ViewSpec(name, tab=page)
     parts = raw.split(":")
     if parts[0].lower() == "permit" and len(parts) in (2, 3) and parts[1].strip():
         tab = parts[2].strip().lower() if len(parts) == 3 else "summary"

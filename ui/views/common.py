@@ -71,9 +71,12 @@ def section_title(text: str) -> QLabel:
     return label
 
 
-def page_scroll(parent: QWidget) -> QScrollArea:
-    """The frameless scroll area a tab's page of fields sits in."""
+def page_scroll(parent: QWidget, page: QWidget | None = None) -> QScrollArea:
+    """The frameless scroll area a page sits in: it fills the space it is given and scrolls,
+    rather than widening the window, when that is narrower than the page can be."""
     scroll = QScrollArea(parent)
     scroll.setWidgetResizable(True)
     scroll.setFrameShape(QFrame.Shape.NoFrame)
+    if page is not None:
+        scroll.setWidget(page)
     return scroll
