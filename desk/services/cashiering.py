@@ -801,46 +801,56 @@ def add_fee_line(
     if item.code == FAIL_TO_CALL and item.occurrence is None:
         # 15.1.21(a)(13): counted per contractor (or owner) across the municipality's permits.
         item = QuoteItem(code=item.code, occurrence=failure_to_call_occurrence(uow, permit_id))
-    today, now = clock.today(), clock.now()
     with uow:
-        uow.act_as(actor.user_id, now)
-        permit = _permit(uow, permit_id)
-        muni = _municipality(uow, permit.municipality_id)
-        ledger = _ledger(uow, muni)
-        version = _version_on(_schedule(uow, clock, permit.municipality_id), today)
-        assert version.id is not None
-        quote = price(version, QuoteRequest(items=(item,)), is_holiday)
-        added = ZERO
-        for line in quote.lines:
-            account, _ = ledger.account_of(line.code, Portion.FEE, line.gl_account)
-            if not account:
-                raise ValidationError(
-                    "code", f"{line.code} has no GL account; an administrator maps it first"
-                )
-            parts = [(Portion.FEE, line.amount)]
-            if ledger.settings.admin_cost_account and line.admin > 0:
-                parts = [(Portion.FEE, line.amount - line.admin), (Portion.ADMIN, line.admin)]
-            for portion, amount in parts:
-                uow.cash.add(
-                    FeeAdjustment(
-                        permit_id=permit_id,
-                        code=line.code,
-                        description=line.description,
-                        section=line.section,
-                        portion=portion,
-                        amount=amount,
-                        source=AdjustmentSource.ADDED,
-                        reason=reason.strip(),
-                        note=line.note,
-                        version_id=version.id,
-                        day=today,
-                        at=now,
-                        by_user_id=actor.user_id,
-                    )
-                )
-            added += line.amount
+        uow.act_as(actor.user_id, clock.now())
+        added = add_fee_line_within(uow, clock, actor, _permit(uow, permit_id), item, reason)
         uow.commit()
         return added
+
+
+def add_fee_line_within(
+    uow: UnitOfWork, clock: Clock, actor: Actor, permit: Permit, item: QuoteItem, reason: str
+) -> Decimal:
+    """add_fee_line's work inside a unit of work the caller opened and commits (recording an
+    inspection result adds its re-inspection fee in the same transaction)."""
+    assert permit.id is not None
+    today, now = clock.today(), clock.now()
+    muni = _municipality(uow, permit.municipality_id)
+    ledger = _ledger(uow, muni)
+    version = _version_on(_schedule(uow, clock, permit.municipality_id), today)
+    uow.act_as(actor.user_id, now)  # _schedule may have imported the shipped schedule as no one
+    assert version.id is not None
+    quote = price(version, QuoteRequest(items=(item,)), is_holiday)
+    added = ZERO
+    for line in quote.lines:
+        account, _ = ledger.account_of(line.code, Portion.FEE, line.gl_account)
+        if not account:
+            raise ValidationError(
+                "code", f"{line.code} has no GL account; an administrator maps it first"
+            )
+        parts = [(Portion.FEE, line.amount)]
+        if ledger.settings.admin_cost_account and line.admin > 0:
+            parts = [(Portion.FEE, line.amount - line.admin), (Portion.ADMIN, line.admin)]
+        for portion, amount in parts:
+            uow.cash.add(
+                FeeAdjustment(
+                    permit_id=permit.id,
+                    code=line.code,
+                    description=line.description,
+                    section=line.section,
+                    portion=portion,
+                    amount=amount,
+                    source=AdjustmentSource.ADDED,
+                    reason=reason.strip(),
+                    note=line.note,
+                    version_id=version.id,
+                    day=today,
+                    at=now,
+                    by_user_id=actor.user_id,
+                )
+            )
+        added += line.amount
+    return added
 
 
 def adjust_fee(

@@ -21,9 +21,7 @@ from datetime import date, datetime, timedelta
 from decimal import Decimal
 from functools import cache
 
-from desk.calendar import is_holiday
 from desk.clock import Clock
-from desk.domain.cashiering import AdjustmentSource, Portion
 from desk.domain.enums import PermitStatus, Role
 from desk.domain.inspections import (
     CorrectionOrder,
@@ -56,7 +54,6 @@ from desk.domain.lifecycle import ACTIVE, TRANSITIONS
 from desk.domain.model import (
     Actor,
     CorrectionOrderRecord,
-    FeeAdjustment,
     Inspection,
     InspectionException,
     InspectionStatus,
@@ -67,9 +64,8 @@ from desk.domain.model import (
 from desk.domain.numbering import format_number
 from desk.domain.permissions import Permission, allowed, require
 from desk.errors import NotFound, PermissionDenied, RuleViolation, ValidationError
-from desk.fees.engine import QuoteRequest, price
-from desk.services.cashiering import settings_of
-from desk.services.fees import _schedule, _version_on, failure_to_call_occurrence
+from desk.services.cashiering import add_fee_line_within
+from desk.services.fees import failure_to_call_occurrence
 from desk.services.uow import UnitOfWork
 
 CERTIFICATE_SERIES = "CO"  # gapless per municipality and year, like permits (15.1.13(a))
@@ -217,44 +213,12 @@ class FeeCharged:
 def _charge(
     uow: UnitOfWork, clock: Clock, actor: Actor, permit: Permit, decision: FeeDecision
 ) -> FeeCharged | None:
-    """Price the decision's item with the schedule version in force today and store it as a fee
-    line added after assessment, with the reason and the user: the same rows that
-    desk.services.cashiering.add_fee_line writes (that service opens its own transaction, so it
-    cannot be called inside this one). None when the fee is waived."""
+    """The decision's fee as a line added after assessment, in this transaction (cashiering's
+    add_fee_line_within); None when the fee is waived."""
     item = decision.quote_item
     if item is None:
         return None
-    assert permit.id is not None
-    today, now = clock.today(), clock.now()
-    version = _version_on(_schedule(uow, clock, permit.municipality_id), today)
-    uow.act_as(actor.user_id, now)  # _schedule may have imported the shipped schedule as no one
-    assert version.id is not None
-    quote = price(version, QuoteRequest(items=(item,)), is_holiday)
-    settings = settings_of(_municipality(uow, permit))
-    total = Decimal("0.00")
-    for line in quote.lines:
-        parts = [(Portion.FEE, line.amount)]
-        if settings.admin_cost_account and line.admin > 0:
-            parts = [(Portion.FEE, line.amount - line.admin), (Portion.ADMIN, line.admin)]
-        for portion, amount in parts:
-            uow.cash.add(
-                FeeAdjustment(
-                    permit_id=permit.id,
-                    code=line.code,
-                    description=line.description,
-                    section=line.section,
-                    portion=portion,
-                    amount=amount,
-                    source=AdjustmentSource.ADDED,
-                    reason=decision.why,
-                    note=line.note,
-                    version_id=version.id,
-                    day=today,
-                    at=now,
-                    by_user_id=actor.user_id,
-                )
-            )
-        total += line.amount
+    total = add_fee_line_within(uow, clock, actor, permit, item, decision.why)
     return FeeCharged(decision.code, total, decision.why)
 
 
