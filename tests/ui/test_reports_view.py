@@ -112,8 +112,14 @@ def test_the_annual_report_is_made_previewed_and_saved(
     assert not view.save_pdf.isEnabled()
     out = view.make_now()
     assert out is not None and out.pdf is not None and out.pdf.exists()
-    html = view.preview.toPlainText()
-    assert "Annual report to the Common Council — 2025" in html and "$614.00" in html
+    pages = len(PdfReader(str(out.pdf)).pages)
+    assert view.preview_stack.currentWidget() is view.pdf_preview
+    assert view.pdf_preview.page_count == pages
+    assert view.pdf_preview.page_label.text() == f"Page 1 of {pages}"
+    first = " ".join(view.pdf_preview.text_of_page(0).split())
+    assert first.startswith("City of Glendale Department of Building Inspection") and "2025" in first
+    assert "Annual report of the Building Inspector" in first
+    assert "$614.00" in "".join(view.pdf_preview.text_of_page(n) for n in range(pages))
     assert view.save_pdf.isEnabled() and view.save_xlsx.isEnabled()
     target = tmp_path / "council"
     monkeypatch.setattr(dialogs, "choose_file", lambda *a, **k: str(target))
@@ -142,7 +148,39 @@ def test_the_work_runs_in_the_background_with_a_progress_bar(
     out = blocker.args[0]
     assert out.title == "Census Bureau Form C-404 — 2025"
     assert not view.progress.isVisible() and view.make_button.isEnabled()
-    assert "Five-or-more-unit buildings" in view.preview.toPlainText()
+    assert "Five-or-more-unit buildings" in view.pdf_preview.text_of_page(0)
+
+
+def test_the_report_is_printed_page_by_page_from_the_print_dialog(
+    view: ReportsView, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from PySide6.QtPrintSupport import QPrinter
+
+    from ui import pdf as pdf_module
+
+    view.select("c404")
+    view.whole_year.setChecked(True)
+    assert not view.print_button.isEnabled()
+    out = view.make_now()
+    assert out is not None and out.pdf is not None and view.print_button.isEnabled()
+    pages = len(PdfReader(str(out.pdf)).pages)
+    printed = tmp_path / "printed.pdf"
+    asked: list[int] = []
+
+    def to_a_file(parent: Any, printer: QPrinter, count: int) -> bool:
+        asked.append(count)
+        printer.setOutputFormat(QPrinter.OutputFormat.PdfFormat)
+        printer.setOutputFileName(str(printed))
+        return True
+
+    monkeypatch.setattr(pdf_module, "choose_printer", to_a_file)
+    assert view.print_report() == pages
+    assert asked == [pages]
+    assert len(PdfReader(str(printed)).pages) == pages
+    assert view.status.text() == f"Sent {pages} page{'s' if pages != 1 else ''} to the printer."
+    # Cancelling the print dialog sends nothing and says nothing.
+    monkeypatch.setattr(pdf_module, "choose_printer", lambda *a: False)
+    assert view.print_report() == 0
 
 
 def test_cancel_stops_the_work_and_writes_nothing(qtbot: QtBot, view: ReportsView) -> None:
@@ -178,7 +216,9 @@ def test_the_blds_files_go_to_the_folder_chosen(
         "inspections.csv",
         "permits.csv",
     ]
-    assert "6 permits" in view.preview.toPlainText()
+    assert view.preview_stack.currentWidget() is view.words
+    assert "6 permits" in view.words.toPlainText()
+    assert not view.print_button.isVisible()
 
 
 def test_an_act_211_filing_is_recorded_from_the_reports_section(
@@ -210,3 +250,24 @@ def test_an_act_211_filing_is_recorded_from_the_reports_section(
     assert shown == ["permit: no permit numbered '2025-9999'"]
     assert words == "Permit 2025-0001 filed with the state on 03/14/2025."
     assert view.status.text() == words
+
+
+def test_the_preview_zooms_and_comes_back_to_the_whole_page(view: ReportsView) -> None:
+    from PySide6.QtPdfWidgets import QPdfView
+
+    view.select("monthly")
+    assert view.make_now() is not None
+    preview = view.pdf_preview
+    assert preview.view.zoomMode() == QPdfView.ZoomMode.FitInView
+    preview.zoom_in.click()
+    assert preview.view.zoomMode() == QPdfView.ZoomMode.Custom
+    larger = preview.view.zoomFactor()
+    preview.zoom_out.click()
+    assert preview.view.zoomFactor() < larger
+    preview.fit_to_width.click()
+    assert preview.view.zoomMode() == QPdfView.ZoomMode.FitToWidth
+    preview.fit.click()
+    assert preview.view.zoomMode() == QPdfView.ZoomMode.FitInView
+    # Choosing another period clears the preview until the report is made again.
+    view.month.setCurrentIndex(0)
+    assert preview.page_count == 0 and view.preview_stack.currentWidget() is view.words

@@ -2,9 +2,8 @@
 the job that computes it (db/report_queries.py, in the worker thread on its own connection) and
 writes its PDF and Excel files into a work folder; the view saves copies where the user says.
 
-The preview is the report's first page as HTML (title, letterhead, the summary and the main
-table), made from the same read model as the PDF: PySide6-Essentials has no QtPdf to show the
-PDF itself.
+The view previews and prints the PDF itself (ui/pdf.py); the BLDS export, which has no PDF,
+is summed up in a few lines of HTML.
 """
 
 from __future__ import annotations
@@ -13,7 +12,6 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
-from decimal import Decimal
 from html import escape
 from pathlib import Path
 from typing import Any, Protocol
@@ -29,11 +27,6 @@ CHOICES: tuple[tuple[str, str], ...] = (
     (BLDS, "BLDS open-data export"),
 )
 FIRST_YEAR = 1990
-
-
-def _money(amount: Decimal) -> str:
-    text = f"${abs(amount):,.2f}"
-    return f"−{text}" if amount < 0 else text
 
 
 @dataclass(frozen=True)
@@ -53,7 +46,7 @@ class ReportRequest:
 class ReportOutput:
     title: str
     summary: str
-    preview_html: str
+    preview_html: str = ""  # the BLDS export's summary; a report shows its PDF instead
     pdf: Path | None = None
     xlsx: Path | None = None
     folder: Path | None = None  # the BLDS files
@@ -324,8 +317,7 @@ def run_report(
     progress(3, 3)
     return ReportOutput(
         title=report.title,
-        summary=f"{report.title}: ready to save or open.",
-        preview_html=preview_html(report),
+        summary=f"{report.title}: ready to save, print or open.",
         pdf=pdf,
         xlsx=xlsx,
         files=(pdf, xlsx),
@@ -348,123 +340,10 @@ def suggested_name(request: ReportRequest, suffix: str) -> str:
 
 # --------------------------------------------------------------------------- preview
 
-
-def _table(headers: list[str], rows: list[list[str]], right: set[int], total: bool) -> str:
-    if not rows:
-        return ""
-
-    def cell(tag: str, n: int, text: str) -> str:
-        align = ' align="right"' if n in right else ""
-        return f"<{tag}{align}>{escape(text)}</{tag}>"
-
-    out = ['<table class="data" cellspacing="0" cellpadding="3" width="100%">']
-    out.append("<tr>" + "".join(cell("th", n, h) for n, h in enumerate(headers)) + "</tr>")
-    for k, row in enumerate(rows):
-        cls = ' class="total"' if total and k == len(rows) - 1 else ""
-        out.append(f"<tr{cls}>" + "".join(cell("td", n, v) for n, v in enumerate(row)) + "</tr>")
-    out.append("</table>")
-    return "".join(out)
-
-
 STYLE = (
     "<style>body{color:#1b2430;font-family:'DejaVu Sans',sans-serif;font-size:9pt}"
-    "h1{font-size:15pt;margin:6px 0 2px 0}h2{font-size:11pt;margin:10px 0 2px 0}"
-    ".muni{font-size:12pt;font-weight:bold}.muted{color:#5d6873}"
-    "th{color:#5d6873;font-size:8pt;border-bottom:1px solid #c6ced8;text-align:left}"
-    "tr.total td{font-weight:bold;border-top:1px solid #1b2430}</style>"
+    "h1{font-size:15pt;margin:6px 0 2px 0}.muted{color:#5d6873}</style>"
 )
-
-
-def _head(heading: r.Heading, title: str, sentence: str) -> str:
-    lines = [x for x in heading.letterhead if x.strip()] or [heading.municipality_name]
-    top = f'<div class="muni">{escape(lines[0])}</div>' + "".join(
-        f'<div class="muted">{escape(x)}</div>' for x in lines[1:]
-    )
-    return f"{STYLE}{top}<hr/><h1>{escape(title)}</h1><p>{escape(sentence)}</p>"
-
-
-def preview_html(report: Any) -> str:
-    """The report's first page as HTML, from its read model."""
-    if isinstance(report, r.AnnualReport):
-        from reports.council import summary_sentence
-
-        h, p = report.headline, report.previous
-        rows = []
-        for name, label in r.HEADLINE_FIELDS:
-            now, before = getattr(h, name), getattr(p, name)
-            fmt = _money if isinstance(now, Decimal) else (lambda v: f"{v:,}")
-            rows.append([label, fmt(now), fmt(before), r.change_words(now, before)])
-        months = [
-            [m.label, f"{m.permits:,}", _money(m.valuation), _money(m.fees)]
-            for m in report.by_month
-        ]
-        return (
-            _head(report.heading, report.title, summary_sentence(report))
-            + "<h2>Headline figures</h2>"
-            + _table(["", str(report.year), str(p.year), "Change"], rows, {1, 2, 3}, False)
-            + "<h2>By month</h2>"
-            + _table(["Month", "Permits", "Valuation", "Fees"], months, {1, 2, 3}, False)
-        )
-    if isinstance(report, r.MonthlyReport):
-        from reports.monthly import summary_sentence as monthly_sentence
-
-        rows = [
-            [
-                t.label,
-                f"{t.month.applications:,}",
-                f"{t.month.granted:,}",
-                f"{t.month.finaled:,}",
-                _money(t.month.fees_received),
-                _money(t.month.fees_delivered),
-            ]
-            for t in (*report.rows, report.total)
-        ]
-        return (
-            _head(report.heading, report.title, monthly_sentence(report))
-            + f"<p class='muted'>Due {escape(format_date(report.due.due))} "
-            f"({escape(report.due.section)})</p>"
-            + _table(
-                ["Trade", "Applications", "Granted", "Finaled", "Fees received", "Delivered"],
-                rows,
-                {1, 2, 3, 4, 5},
-                True,
-            )
-        )
-    if isinstance(report, r.C404Report):
-        from reports.census import summary_sentence as c404_sentence
-
-        rows = [
-            [
-                line.row.value,
-                line.row.label,
-                f"{line.buildings:,}",
-                f"{line.units:,}",
-                f"${line.valuation:,}",
-            ]
-            for line in report.lines
-        ]
-        return _head(report.heading, report.title, c404_sentence(report)) + _table(
-            ["Item", "Type of building", "Buildings", "Units", "Valuation"], rows, {2, 3, 4}, True
-        )
-    if isinstance(report, r.Act211Report):
-        from reports.act211 import summary_sentence as act_sentence
-
-        rows = [
-            [
-                x.number,
-                format_date(x.issued_on),
-                x.address,
-                format_date(x.due_on),
-                format_date(x.filed_on),
-                x.state.label,
-                x.flag,
-            ]
-            for x in (*report.lines, *report.earlier)
-        ]
-        return _head(report.heading, report.title, act_sentence(report)) + _table(
-            ["Permit", "Issued", "Address", "Due", "Filed", "Status", "Refund"], rows, set(), False
-        )
-    return f"{STYLE}<p>{escape(str(report))}</p>"
 
 
 def blds_preview(result: Any, folder: Path) -> str:

@@ -1,7 +1,8 @@
 """The Reports section (issue 8): the monthly and annual reports, Form C-404, the Act 211
 filings and the BLDS export. Choose a report and its period, see when it is due, Make report
 (Ctrl+Return) — the work runs in the thread pool on its own database connection, with a
-progress bar and Cancel (Esc) — then look at the preview and Save as Excel, Save as PDF or Open.
+progress bar and Cancel (Esc) — then read the PDF itself in the preview, and Save as Excel, Save
+as PDF, Print (Ctrl+P) or Open.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QSpinBox,
+    QStackedWidget,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
@@ -41,6 +43,7 @@ from db.database import Database
 from desk.clock import Clock
 from desk.errors import DeskError, ValidationError
 from ui import dialogs
+from ui.pdf import PdfError, PdfPreview, print_pdf
 from ui.presenters.reports import (
     CHOICES,
     FIRST_YEAR,
@@ -137,8 +140,11 @@ class ReportsView(QWidget):
         self.cancel_button.hide()
         self.save_xlsx = QPushButton("Save as &Excel…", self)
         self.save_pdf = QPushButton("Save as &PDF…", self)
+        self.print_button = QPushButton("Pr&int…", self)
+        self.print_button.setObjectName("printReport")
+        self.print_button.setToolTip("Print the report (Ctrl+P)")
         self.open_button = QPushButton("&Open", self)
-        self.open_button.setToolTip("Open the PDF in the system's viewer (to read or print)")
+        self.open_button.setToolTip("Open the PDF in the system's PDF viewer")
         self.filing_button = QPushButton("Record &filing…", self)
         self.filing_button.setToolTip(
             "Record the day a new dwelling permit was filed with the state (Act 211)"
@@ -146,23 +152,28 @@ class ReportsView(QWidget):
         self.status = QLabel(self)
         self.status.setObjectName("countLabel")
         self.status.setWordWrap(True)
-        self.preview = QTextBrowser(self)
-        self.preview.setObjectName("reportPreview")
-        self.preview.setOpenLinks(False)
-        self.preview.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # The preview: the PDF itself, or words (before a report is made, and for the BLDS
+        # files, which have no PDF).
+        self.words = QTextBrowser(self)
+        self.words.setObjectName("reportWords")
+        self.words.setOpenLinks(False)
+        self.words.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.pdf_preview = PdfPreview(self)
+        self.pdf_preview.setObjectName("reportPreview")
+        self.preview_stack = QStackedWidget(self)
+        self.preview_stack.addWidget(self.words)
+        self.preview_stack.addWidget(self.pdf_preview)
         page = QFrame(self)
         page.setObjectName("previewPage")
         page_layout = QVBoxLayout(page)
         page_layout.setContentsMargins(12, 12, 12, 12)
-        preview_label = QLabel("Preview (the first page)", page)
-        preview_label.setObjectName("noteText")
-        page_layout.addWidget(preview_label)
-        page_layout.addWidget(self.preview, 1)
+        page_layout.addWidget(self.preview_stack, 1)
 
         self.make_button.clicked.connect(self.make)
         self.cancel_button.clicked.connect(self.cancel)
         self.save_xlsx.clicked.connect(lambda: self.save(".xlsx"))
         self.save_pdf.clicked.connect(lambda: self.save(".pdf"))
+        self.print_button.clicked.connect(self.print_report)
         self.open_button.clicked.connect(self.open_pdf)
         self.filing_button.clicked.connect(self.record_filing)
         self.month.currentIndexChanged.connect(self._period_changed)
@@ -172,6 +183,7 @@ class ReportsView(QWidget):
         for keys in ("Ctrl+Return", "Ctrl+Enter"):
             QShortcut(QKeySequence(keys), self).activated.connect(self.make)
         QShortcut(QKeySequence(Qt.Key.Key_Escape), self).activated.connect(self.cancel)
+        QShortcut(QKeySequence.StandardKey.Print, self).activated.connect(self.print_report)
 
         period = QHBoxLayout()
         period.addWidget(self.month_label)
@@ -191,6 +203,7 @@ class ReportsView(QWidget):
         files = QHBoxLayout()
         files.addWidget(self.save_xlsx)
         files.addWidget(self.save_pdf)
+        files.addWidget(self.print_button)
         files.addWidget(self.open_button)
         files.addStretch(1)
         right = QVBoxLayout()
@@ -237,6 +250,8 @@ class ReportsView(QWidget):
         for button in (self.save_xlsx, self.save_pdf):
             button.setEnabled(files)
             button.setVisible(p.makes_files)
+        self.print_button.setEnabled(files)
+        self.print_button.setVisible(p.makes_files)
         self.open_button.setText("&Open" if p.makes_files else "&Open folder")
         self.open_button.setEnabled(ready)
         self.make_button.setText("&Make report" if p.makes_files else "&Export to a folder…")
@@ -248,10 +263,12 @@ class ReportsView(QWidget):
         self.cancel_button.setVisible(p.running)
         self.status.setText(p.status)
         if p.output is None and not p.running:
-            self.preview.setHtml(
-                "<p style='color:#5d6873'>The preview of the report appears here once it is "
+            self.pdf_preview.clear()
+            self.words.setHtml(
+                "<p style='color:#5d6873'>The report appears here, page by page, once it is "
                 "made.</p>"
             )
+            self.preview_stack.setCurrentWidget(self.words)
 
     def _set_quietly(self, p: ReportsPresenter) -> None:
         for w in (self.month, self.year, self.whole_year, self.register):
@@ -381,8 +398,21 @@ class ReportsView(QWidget):
         if output is None:
             self.status.setText("Cancelled: nothing was written.")
             return
-        self.preview.setHtml(output.preview_html)
+        self._show(output)
         self.finished.emit(output)
+
+    def _show(self, output: ReportOutput) -> None:
+        if output.pdf is None:
+            self.words.setHtml(output.preview_html)
+            self.preview_stack.setCurrentWidget(self.words)
+            return
+        try:
+            self.pdf_preview.show_pdf(output.pdf)
+        except PdfError as e:
+            self.words.setHtml(f"<p>The preview cannot be shown: {e}.</p>")
+            self.preview_stack.setCurrentWidget(self.words)
+            return
+        self.preview_stack.setCurrentWidget(self.pdf_preview)
 
     def _failed(self, message: str) -> None:
         self.presenter.running = False
@@ -417,6 +447,20 @@ class ReportsView(QWidget):
             return None
         self.status.setText(f"Saved {target}")
         return target
+
+    def print_report(self) -> int:
+        """Print the PDF through the print dialog; the number of pages sent (0 if cancelled)."""
+        out = self.presenter.output
+        if out is None or out.pdf is None or self.presenter.running:
+            return 0
+        try:
+            sent = print_pdf(self, out.pdf)
+        except PdfError as e:
+            dialogs.warn(self, "Print", f"The report could not be printed: {e}.")
+            return 0
+        if sent:
+            self.status.setText(f"Sent {sent} page{'s' if sent != 1 else ''} to the printer.")
+        return sent
 
     def open_pdf(self) -> None:
         out = self.presenter.output

@@ -1,0 +1,196 @@
+"""A PDF seen inside the app and sent to a printer (issue 8: "a preview of the PDF (QtPdf) …
+Print"). QtPdf renders the very file that is saved, so what the inspector sees and prints is what
+goes to the Council.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QPoint, QPointF, QRect, QSize, Qt
+from PySide6.QtGui import QKeySequence, QPainter, QShortcut
+from PySide6.QtPdf import QPdfDocument
+from PySide6.QtPdfWidgets import QPdfView
+from PySide6.QtPrintSupport import QPrintDialog, QPrinter
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
+
+# Pages go to the printer as images; 300 dots per inch is print quality, and a letter page at
+# 300 dpi is 2550 x 3300 pixels (about 34 MB), where the printer's 1200 dpi would be 540 MB.
+PRINT_DPI = 300
+
+
+class PdfError(Exception):
+    """The file could not be read as a PDF."""
+
+
+def load_into(document: QPdfDocument, path: Path) -> None:
+    error = document.load(str(path))
+    if error != QPdfDocument.Error.None_:
+        raise PdfError(f"{path.name} could not be read as a PDF ({error.name})")
+
+
+class PdfPreview(QWidget):
+    """Every page of one PDF, a whole page in view, with the page number and zoom controls.
+    Ctrl++ / Ctrl+- zoom, Ctrl+0 shows the whole page again; PgUp/PgDn scroll."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document = QPdfDocument(self)
+        self.view = QPdfView(self)
+        self.view.setObjectName("pdfView")
+        self.view.setAccessibleName("Preview of the PDF")
+        self.view.setDocument(self.document)
+        self.view.setPageMode(QPdfView.PageMode.MultiPage)
+        self.view.setZoomMode(QPdfView.ZoomMode.FitInView)
+        self.view.setPageSpacing(12)
+        self.page_label = QLabel(self)
+        self.page_label.setObjectName("noteText")
+        self.zoom_out = self._button("−", "Zoom out (Ctrl+-)", lambda: self.zoom(1 / 1.25))
+        self.zoom_in = self._button("+", "Zoom in (Ctrl++)", lambda: self.zoom(1.25))
+        self.fit = self._button("Whole page", "Show the whole page (Ctrl+0)", self.fit_page)
+        self.fit_to_width = self._button("Fit width", "Fit the page to the width", self.fit_width)
+        for keys, slot in (
+            (QKeySequence.StandardKey.ZoomIn, lambda: self.zoom(1.25)),
+            (QKeySequence.StandardKey.ZoomOut, lambda: self.zoom(1 / 1.25)),
+            (QKeySequence("Ctrl+0"), self.fit_page),
+        ):
+            shortcut = QShortcut(keys, self)
+            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut.activated.connect(slot)
+        self.view.pageNavigator().currentPageChanged.connect(self._show_page_number)
+        self.document.statusChanged.connect(self._show_page_number)
+
+        bar = QHBoxLayout()
+        bar.setContentsMargins(0, 0, 0, 0)
+        bar.addWidget(self.page_label)
+        bar.addStretch(1)
+        bar.addWidget(self.zoom_out)
+        bar.addWidget(self.zoom_in)
+        bar.addWidget(self.fit)
+        bar.addWidget(self.fit_to_width)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(bar)
+        layout.addWidget(self.view, 1)
+        self._show_page_number()
+
+    def _button(self, text: str, tip: str, slot: object) -> QToolButton:
+        button = QToolButton(self)
+        button.setText(text)
+        button.setToolTip(tip)
+        button.setAccessibleName(tip.split(" (")[0])
+        button.clicked.connect(slot)
+        return button
+
+    @property
+    def page_count(self) -> int:
+        return self.document.pageCount()
+
+    def show_pdf(self, path: Path) -> None:
+        """Show the file from its first page, the whole page in view."""
+        self.document.close()
+        load_into(self.document, path)
+        self.fit_page()
+        self.view.pageNavigator().jump(0, QPointF(0, 0))
+        self._show_page_number()
+
+    def clear(self) -> None:
+        self.document.close()
+        self._show_page_number()
+
+    def text_of_page(self, page: int) -> str:
+        """The text QtPdf reads on a page (what the preview shows, for tests)."""
+        return self.document.getAllText(page).text()
+
+    def zoom(self, factor: float) -> None:
+        current = self.view.zoomFactor()
+        if self.view.zoomMode() != QPdfView.ZoomMode.Custom:
+            # Start from the factor that fitting had reached.
+            current = self._fitted_factor()
+            self.view.setZoomMode(QPdfView.ZoomMode.Custom)
+        self.view.setZoomFactor(max(0.25, min(4.0, current * factor)))
+
+    def fit_page(self) -> None:
+        self.view.setZoomMode(QPdfView.ZoomMode.FitInView)
+
+    def fit_width(self) -> None:
+        self.view.setZoomMode(QPdfView.ZoomMode.FitToWidth)
+
+    def _fitted_factor(self) -> float:
+        if self.page_count == 0:
+            return 1.0
+        page = self.document.pagePointSize(0)
+        margins = self.view.documentMargins()
+        room = self.view.viewport().size()
+        dpi = self.logicalDpiX() or 96
+        wide = (room.width() - margins.left() - margins.right()) / (page.width() * dpi / 72)
+        if self.view.zoomMode() == QPdfView.ZoomMode.FitToWidth:
+            return max(0.25, wide)
+        high = (room.height() - margins.top() - margins.bottom()) / (page.height() * dpi / 72)
+        return max(0.25, min(wide, high))
+
+    def _show_page_number(self, *_: object) -> None:
+        count = self.page_count
+        if count == 0:
+            self.page_label.setText("")
+        else:
+            page = self.view.pageNavigator().currentPage() + 1
+            self.page_label.setText(f"Page {page} of {count}")
+        for button in (self.zoom_in, self.zoom_out, self.fit, self.fit_to_width):
+            button.setEnabled(count > 0)
+
+
+def choose_printer(parent: QWidget | None, printer: QPrinter, pages: int) -> bool:
+    """The system's print dialog (printer, copies, page range); False when cancelled. Tests patch
+    this to print into a PDF file."""
+    dialog = QPrintDialog(printer, parent)
+    dialog.setWindowTitle("Print")
+    dialog.setMinMax(1, pages)
+    dialog.setOption(QPrintDialog.PrintDialogOption.PrintPageRange, True)
+    return dialog.exec() == QPrintDialog.DialogCode.Accepted
+
+
+def print_pdf(parent: QWidget | None, path: Path) -> int:
+    """Print the PDF's pages through the print dialog. Returns the number of pages sent (0 when
+    the dialog was cancelled). Raises PdfError when the file cannot be read."""
+    document = QPdfDocument()
+    try:
+        load_into(document, path)
+        pages = document.pageCount()
+        printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+        printer.setDocName(path.stem)
+        printer.setFromTo(1, pages)
+        if not choose_printer(parent, printer, pages):
+            return 0
+        first, last = printer.fromPage(), printer.toPage()
+        if first == 0 and last == 0:  # "all pages"
+            first, last = 1, pages
+        first, last = max(1, first), min(pages, last)
+        return _paint_pages(document, printer, range(first - 1, last))
+    finally:
+        document.close()
+
+
+def _paint_pages(document: QPdfDocument, printer: QPrinter, pages: range) -> int:
+    painter = QPainter()
+    if not painter.begin(printer):
+        raise PdfError("the printer could not be started")
+    sent = 0
+    try:
+        area = printer.pageLayout().paintRectPixels(printer.resolution())
+        area.moveTo(0, 0)
+        for number, page in enumerate(pages):
+            if number:
+                printer.newPage()
+            points = document.pagePointSize(page)
+            # The page fitted into the printable area, its shape kept.
+            scale = min(area.width() / points.width(), area.height() / points.height())
+            target = QSize(round(points.width() * scale), round(points.height() * scale))
+            dpi = min(printer.resolution(), PRINT_DPI)
+            pixels = QSize(round(points.width() * dpi / 72), round(points.height() * dpi / 72))
+            image = document.render(page, pixels)
+            painter.drawImage(QRect(QPoint(0, 0), target), image)
+            sent += 1
+    finally:
+        painter.end()
+    return sent
