@@ -175,7 +175,7 @@ class Pdf:
         if not rows:
             self.story.append(para(empty, self.st["label"]))
             return
-        widths = [c.width * inch for c in cols]
+        widths = _widths_for_figures(cols, rows, total, self.regular, self.bold)
         # Headings wrap (a Paragraph each, made once).
         head_left = ParagraphStyle("th", self.st["head"], fontSize=7.5, leading=9)
         head_right = ParagraphStyle("thr", self.st["head_right"], fontSize=7.5, leading=9)
@@ -375,6 +375,33 @@ class Pdf:
 
 PAD = 6  # a cell's left and right padding together
 V_PAD = 4  # top and bottom
+KEEP_TOGETHER = 3  # rows kept together at the end of a table split across pages
+
+
+def _widths_for_figures(
+    cols: Sequence[Col],
+    rows: Sequence[Sequence[str]],
+    total: Sequence[str] | None,
+    regular: str,
+    bold: str,
+) -> list[float]:
+    """Column widths in points. A figure (a right-aligned column: money, counts) is never cut
+    short: a column too narrow for its widest figure takes the room from the widest column of
+    words."""
+    widths = [c.width * inch for c in cols]
+    words = [n for n, c in enumerate(cols) if c.align != "RIGHT"]
+    for n, c in enumerate(cols):
+        if c.align != "RIGHT" or not words:
+            continue
+        need = max((stringWidth(r[n], regular, CELL_SIZE) for r in rows), default=0.0)
+        if total is not None:
+            need = max(need, stringWidth(total[n], bold, CELL_SIZE))
+        short = need + PAD - widths[n]
+        if short > 0:
+            widest = max(words, key=lambda k: widths[k])
+            widths[widest] -= short
+            widths[n] += short
+    return widths
 
 
 class PagedTable(Flowable):
@@ -430,10 +457,13 @@ class PagedTable(Flowable):
                 break
             used += h
             fit += 1
-        if fit == 0:
-            return []  # not even one row: the whole table moves to the next page
         if fit >= len(self.body):
             return [self._table(0, len(self.body), True)]
+        # No last row (a total above all) alone at the top of a page: keep the table's last
+        # rows together.
+        fit = min(fit, len(self.body) - min(KEEP_TOGETHER, len(self.body)))
+        if fit <= 0:
+            return []  # not even one row: the whole table moves to the next page
         rest = PagedTable(
             self.head,
             self.body[fit:],
