@@ -53,10 +53,12 @@ from desk.domain.enums import (
     PartyRole,
     PermitStatus,
     Role,
+    WorkClass,
 )
 from desk.domain.kinds import PermitKind, kinds_for
 from desk.domain.lifecycle import ACTIVE, PermitDates, Rule
 from desk.domain.numbering import PERMIT_SERIES, format_number
+from desk.domain.reports import NOT_A_BUILDING, OWNERSHIP, PUBLIC, name_looks_public
 from desk.errors import ValidationError
 from desk.services.setup import ensure_municipality, shipped_profiles
 from desk.services.users import create_first_administrator, create_user
@@ -120,6 +122,18 @@ def _window(spec: DemoSpec, today: date) -> date:
     except ValueError:  # 29 February
         start = today.replace(year=today.year - spec.years, day=28)
     return start + timedelta(days=1)
+
+
+def _ownership_marks(
+    kind: PermitKind, units: int, town: _Town, ids: _Ids, owner: int
+) -> dict[str, str]:
+    """The intake form's answer for the demo's publicly owned housing: a new building with
+    dwelling units whose owner is a government (the City, a school district) is marked
+    "publicly owned" (Census Form C-404 leaves it off); the rest say nothing."""
+    if units <= 0 or kind.work_class is not WorkClass.NEW or kind.code in NOT_A_BUILDING:
+        return {}
+    name = str(town.parties[owner - ids.party - 1]["name"])
+    return {OWNERSHIP: PUBLIC} if name_looks_public(name) else {}
 
 
 class _Ids:
@@ -667,6 +681,8 @@ def _plan_permits(
             "stories": work.stories,
             "volume_cuft": work.volume_cuft,
             "disturbed_acres": work.disturbed_acres,
+            "work_details": _ownership_marks(k, work.dwelling_units, town, ids, owner),
+            "construction_type": work.construction_type,
         }
         rows.append(row)
         party_lists.append(roles)
@@ -1022,8 +1038,13 @@ def _audit_rows(event: _Event, job: _Job) -> list[dict[str, Any]]:
         if row["stories"] is not None:
             changes.append(_ch("stories", None, str(row["stories"])))
             changes.append(_ch("volume_cuft", None, str(row["volume_cuft"])))
+        if row["construction_type"]:
+            changes.append(_ch("construction_type", None, row["construction_type"]))
         if row["disturbed_acres"] is not None:
             changes.append(_ch("disturbed_acres", None, f"{row['disturbed_acres']:.2f}"))
+        if row["work_details"]:  # as db/tracking.py writes a dict
+            details = json.dumps(row["work_details"], sort_keys=True)
+            changes.append(_ch("work_details", None, details))
     elif step == "review":
         if status == "withdrawn":
             user = users["clerk"]
@@ -1286,9 +1307,13 @@ def build_demo(
             gc.enable()
     if not spec.sureties:
         return summary
+    from db.demo_licensing import demo_licensing
     from db.demo_sureties import demo_sureties
 
-    return f"{summary} {demo_sureties(database, spec.today or date.today())}"
+    today = spec.today or date.today()
+    sureties = demo_sureties(database, today)
+    # City licences and condemnations (db/demo_licensing.py), after the sureties, the same way.
+    return f"{summary} {sureties} {demo_licensing(database, today)}"
 
 
 def _build(

@@ -12,6 +12,8 @@ from desk.domain.model import (
     BondPermit,
     BondRecord,
     BondSurety,
+    CityLicence,
+    Condemnation,
     CorrectionOrderRecord,
     CoverageRecord,
     Credential,
@@ -155,6 +157,9 @@ def start_mappers() -> None:
             ),
         },
     )
+    # City licences and condemnations (revision 0011): plain rows; desk.services.licensing.
+    mapper_registry.map_imperatively(CityLicence, schema.city_licence)
+    mapper_registry.map_imperatively(Condemnation, schema.condemnation)
     mapper_registry.map_imperatively(
         InsuranceCertificateRecord,
         schema.insurance_certificate,

@@ -34,7 +34,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.types import TypeDecorator
 
-from db import schema
+from db import licence_queries, schema
 from desk.domain import reports as r
 from desk.domain.cashiering import AccountPurpose, EntrySource, ReversalKind
 from desk.domain.enums import PartyRole, PermitClass, PermitStatus, WorkClass
@@ -311,6 +311,9 @@ def monthly_report(
         rows=rows,
         permits_granted=tuple(granted),
         turnovers=tuple(turnovers(conn, municipality_id, period)) if trade is None else (),
+        # 15.1.74(b): "licenses and permits granted" (City licences, revision 0011).
+        licences=licence_queries.licence_counts_for(conn, municipality_id, periods, trade),
+        licences_granted=licence_queries.month_licences(conn, municipality_id, period, trade),
     )
 
 
@@ -853,6 +856,8 @@ def annual_report(
         sureties=sureties(conn, municipality_id, key, period, trade),
         register=tuple(register),
         voided=voided,
+        # 15.1.6(c) condemnations; City licences granted and revoked (revision 0011).
+        licensing=licence_queries.licensing_section(conn, municipality_id, period, trade),
     )
 
 
@@ -1034,6 +1039,10 @@ def permit_act211(conn: Connection, permit_id: int, today: date) -> r.Act211Line
 
 # --------------------------------------------------------------------------- BLDS export
 
+# Field names exactly as BLDS 1.2 spells them (github.com/open-data-standards/permitdata.org/wiki;
+# copy read in cityofasheville/bedrock documentation/development/*.md): the core permits
+# dataset's required fields, then the recommended ones we hold, then optional ones, each group in
+# the specification's order. Dates are YYYY-MM-DD.
 BLDS_PERMIT_FIELDS = (
     "PermitNum",
     "Description",
@@ -1067,9 +1076,12 @@ BLDS_PERMIT_FIELDS = (
     "ContractorStateLic",
     "ExpiresDate",
     "COIssuedDate",
+    "HoldDate",
     "VoidDate",
     "Fee",
 )
+# The optional inspections dataset: its required fields, then optional Inspector, ReInspection
+# ("whether a reinspection is needed", Yes or No) and Final (Yes or No).
 BLDS_INSPECTION_FIELDS = (
     "PermitNum",
     "InspType",
@@ -1082,21 +1094,25 @@ BLDS_INSPECTION_FIELDS = (
     "ReInspection",
     "Final",
 )
+# The optional contractor dataset: "The contractor information included in the core dataset
+# should be for the primary contractor. If additional contractors need to be associated,
+# additional datasets for each contractor may be submitted" -- one row per additional contractor,
+# its fields named with the specification's "2" (ContractorStateLicense2, ContractorAddress1_2).
 BLDS_CONTRACTOR_FIELDS = (
     "PermitNum",
-    "ContractorCompanyName",
-    "ContractorFullName",
-    "ContractorTrade",
-    "ContractorTradeMapped",
-    "ContractorLicNum",
-    "ContractorStateLic",
-    "ContractorPhone",
-    "ContractorAddress1",
-    "ContractorAddress2",
-    "ContractorCity",
-    "ContractorState",
-    "ContractorZip",
-    "ContractorEmail",
+    "ContractorCompanyName2",
+    "ContractorTrade2",
+    "ContractorTradeMapped2",
+    "ContractorLicNum2",
+    "ContractorStateLicense2",
+    "ContractorFullName2",
+    "ContractorPhone2",
+    "ContractorAddress1_2",
+    "ContractorAddress2_2",
+    "ContractorCity2",
+    "ContractorState2",
+    "ContractorZip2",
+    "ContractorEmail2",
 )
 CHUNK = 5000
 
@@ -1161,13 +1177,16 @@ def _licences(conn: Connection) -> dict[tuple[int, str], tuple[str, str]]:
     return out
 
 
-def _first_contractors(conn: Connection, municipality_id: int) -> dict[int, tuple[str, str, int]]:
-    """permit id -> (company name, role, party id) of its first contractor (contractor,
-    electrician, plumber, HVAC, in that order; the earliest linked within a role)."""
+def _first_contractors(
+    conn: Connection, municipality_id: int
+) -> dict[int, tuple[str, str, int, int]]:
+    """permit id -> (company name, role, party id, permit_party id) of its first (primary)
+    contractor: contractor, electrician, plumber, HVAC, in that order; the earliest linked within
+    a role. The core permits row carries it; contractors.csv the others."""
     pp, pa = schema.permit_party, schema.party
     rank = {role: n for n, role in enumerate(r.CONTRACTOR_ROLES)}
     best: dict[int, tuple[int, int]] = {}
-    first: dict[int, tuple[str, str, int]] = {}
+    first: dict[int, tuple[str, str, int, int]] = {}
     for link_id, permit_id, role, party_id, name, first_name, last_name in conn.execute(
         select(
             pp.c.id,
@@ -1188,7 +1207,12 @@ def _first_contractors(conn: Connection, municipality_id: int) -> dict[int, tupl
         order = (rank[role], link_id)
         if permit_id not in best or order < best[permit_id]:
             best[permit_id] = order
-            first[permit_id] = (_party_name(name, first_name, last_name), role, party_id)
+            first[permit_id] = (
+                _party_name(name, first_name, last_name),
+                role,
+                party_id,
+                link_id,
+            )
     return first
 
 
@@ -1222,6 +1246,15 @@ def blds_permit_rows(conn: Connection, municipality_id: int) -> Iterator[list[st
         for pid, day in conn.execute(
             select(o.c.permit_id, func.max(_raw(o.c.issued_on)))
             .where(o.c.kind == "void")
+            .group_by(o.c.permit_id)
+        )
+    }
+    # HoldDate: "the date on which the permit was last put on hold" -- its latest stop-work order.
+    held: dict[int, str] = {
+        pid: _iso(day)
+        for pid, day in conn.execute(
+            select(o.c.permit_id, func.max(_raw(o.c.issued_on)))
+            .where(o.c.kind == "stop_work")
             .group_by(o.c.permit_id)
         )
     }
@@ -1293,7 +1326,7 @@ def blds_permit_rows(conn: Connection, municipality_id: int) -> Iterator[list[st
         if contractor is None:
             c_cells = no_contractor
         else:
-            company, role, party_id = contractor
+            company, role, party_id, _link = contractor
             lic, lic_state = licences.get((party_id, role), ("", ""))
             c_cells = (company, *role_words[role], lic, lic_state)
         void_on = voided.get(pid, "")
@@ -1326,6 +1359,7 @@ def blds_permit_rows(conn: Connection, municipality_id: int) -> Iterator[list[st
             *c_cells,
             _iso(expires),
             coissued.get(pid, ""),
+            held.get(pid, ""),
             void_on,
             _cents_text(fee[pid]) if pid in fee else "",
         ]
@@ -1355,7 +1389,6 @@ def blds_inspection_rows(conn: Connection, municipality_id: int) -> Iterator[lis
         )
         .order_by(i.c.permit_id, i.c.type_code, i.c.id)
     )
-    seen: set[tuple[int, str]] = set()
     types: dict[str, Any] = {}
     for row in conn.execution_options(yield_per=CHUNK).execute(stmt):
         if row.type_code not in types:
@@ -1366,9 +1399,9 @@ def blds_inspection_rows(conn: Connection, municipality_id: int) -> Iterator[lis
         if result is None and status is InspectionStatus.CANCELLED:
             result = Result.CANCELLED
         made = status is InspectionStatus.DONE
-        again = (row.permit_id, row.type_code) in seen
-        if made and result is not Result.CANCELLED:
-            seen.add((row.permit_id, row.type_code))
+        # ReInspection: "whether a reinspection is needed" -- a rejected inspection must be made
+        # again once the defects are corrected (15.1.90(b)(1)), a partial one for the rest.
+        again = made and result in (Result.REJECTED, Result.PARTIAL)
         inspected = row.scheduled_on if made else None
         if made and inspected is None and row.result_at is not None:
             inspected = row.result_at.date()
@@ -1387,9 +1420,12 @@ def blds_inspection_rows(conn: Connection, municipality_id: int) -> Iterator[lis
 
 
 def blds_contractor_rows(conn: Connection, municipality_id: int) -> Iterator[list[str]]:
-    """contractors.csv: each contractor on each exported permit, with the licence for the role."""
+    """contractors.csv (BLDS_CONTRACTOR_FIELDS): each additional contractor on each exported
+    permit -- every one but the primary contractor permits.csv carries -- with the licence for
+    the role."""
     pp, pa = schema.permit_party, schema.party
     licences = _licences(conn)
+    primary = {link for (*_, link) in _first_contractors(conn, municipality_id).values()}
     role_words = {
         role: (PartyRole(role).label, r.BLDS_CONTRACTOR_TRADE[role]) for role in r.CONTRACTOR_ROLES
     }
@@ -1397,6 +1433,7 @@ def blds_contractor_rows(conn: Connection, municipality_id: int) -> Iterator[lis
         select(
             p.c.id,
             p.c.number,
+            pp.c.id,
             _raw(pp.c.role),
             pa.c.id,
             _raw(pa.c.kind),
@@ -1422,6 +1459,7 @@ def blds_contractor_rows(conn: Connection, municipality_id: int) -> Iterator[lis
     for (
         pid,
         number,
+        link_id,
         role,
         party_id,
         party_kind,
@@ -1436,16 +1474,18 @@ def blds_contractor_rows(conn: Connection, municipality_id: int) -> Iterator[lis
         zip_code,
         email,
     ) in conn.execution_options(yield_per=CHUNK).execute(stmt):
+        if link_id in primary:
+            continue
         organization = party_kind == "organization"
         person = _party_name("", first_name, last_name) or name
         lic, lic_state = licences.get((party_id, role), ("", ""))
         yield [
             number or f"APP-{pid}",
             name if organization else "",
-            name if organization else person,
             *role_words[role],
             lic,
             lic_state,
+            name if organization else person,
             phone,
             line1,
             line2,

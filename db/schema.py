@@ -46,6 +46,7 @@ from desk.domain.enums import (
     WorkClass,
 )
 from desk.domain.inspections import Result as InspectionResult
+from desk.domain.licensing import Outcome as CondemnationOutcome
 from desk.domain.model import DepositState, InspectionStatus
 from desk.domain.sureties import BondKind, BondPurpose, BondScope, BondStatus, CoverageKind
 
@@ -768,6 +769,64 @@ surety_facts = Table(
     Column("plan_commission_bond_amount", Cents),
     Column("restoration_bond_amount", Cents),
     Column("deposit_amount", Cents),
+    Column("by_user_id", ForeignKey("app_user.id")),
+    Column("at", UTCDateTime),
+)
+
+# Revision 0011: City electrical licences, numbered EL-YYYY-NNNN (15.1.75), with their revocation
+# upon a complaint heard by the Common Council (15.1.78); and condemnations of dwellings unfit for
+# human habitation (Hudson ch. 140; the record of 15.1.6(c)), with or without a permit.
+city_licence = Table(
+    "city_licence",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("municipality_id", ForeignKey("municipality.id"), nullable=False),
+    Column("number", String(20), nullable=False),
+    Column("party_id", ForeignKey("party.id"), nullable=False, index=True),
+    Column("licensee", String(200), nullable=False),
+    Column("trade", String(20), nullable=False),
+    Column("credential_kind", StrEnumType(CredentialKind), nullable=False),
+    Column("credential_number", String(40), nullable=False),
+    Column("credential_expires_on", Date),
+    Column("granted_on", Date, nullable=False, index=True),
+    Column("expires_on", Date, nullable=False),
+    Column("fee_note", String(200), nullable=False),
+    Column("complaint_on", Date),
+    Column("complaint", Text, nullable=False),
+    Column("hearing_on", Date),
+    Column("notice_on", Date),
+    Column("notified", String(400), nullable=False),
+    Column("finding_on", Date),
+    Column("disqualified", Boolean),
+    Column("council_finding", Text, nullable=False),
+    Column("revoked_on", Date),
+    Column("revoked_by_id", ForeignKey("app_user.id")),
+    Column("by_user_id", ForeignKey("app_user.id")),
+    Column("at", UTCDateTime),
+    UniqueConstraint("municipality_id", "number", name="uq_city_licence_number"),
+)
+
+condemnation = Table(
+    "condemnation",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("municipality_id", ForeignKey("municipality.id"), nullable=False),
+    Column("parcel_id", ForeignKey("parcel.id"), index=True),
+    Column("permit_id", ForeignKey("permit.id"), index=True),
+    Column("address", String(200), nullable=False),
+    Column("dwelling_unit", String(40), nullable=False),
+    Column("grounds", JSON, nullable=False),
+    Column("reasons", Text, nullable=False),
+    Column("condemned_on", Date, nullable=False, index=True),
+    Column("placarded_on", Date),
+    Column("vacate_by", Date, nullable=False),
+    Column("notified", Text, nullable=False),
+    Column("vacated_on", Date),
+    Column("outcome", StrEnumType(CondemnationOutcome), nullable=False),
+    Column("outcome_on", Date),
+    Column("placard_removed_on", Date),
+    Column("approval_note", Text, nullable=False),
+    Column("outcome_note", Text, nullable=False),
     Column("by_user_id", ForeignKey("app_user.id")),
     Column("at", UTCDateTime),
 )

@@ -25,6 +25,8 @@ from desk.domain.model import (
     BondPermit,
     BondRecord,
     BondSurety,
+    CityLicence,
+    Condemnation,
     CorrectionOrderRecord,
     CoverageRecord,
     Credential,
@@ -95,6 +97,8 @@ ENTITY_NAMES: dict[type, str] = {
     AssociationMember: "association_member",
     StreetDeposit: "deposit",
     SuretyFacts: "surety_facts",
+    CityLicence: "city_licence",
+    Condemnation: "condemnation",
 }
 REDACTED = {"password_hash"}
 ACTOR_KEY = "audit_actor"

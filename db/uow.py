@@ -43,6 +43,7 @@ from desk.services.uow import (
     NumberAllocator,
     PermitRepository,
     Repository,
+    RowRepository,
     SuretyRepository,
     UserRepository,
 )
@@ -340,8 +341,8 @@ class InspectionRepo:
         )
 
 
-class SuretyRepo:
-    """Implements desk.services.uow.SuretyRepository."""
+class RowRepo:
+    """Implements desk.services.uow.RowRepository."""
 
     def __init__(self, session: Session) -> None:
         self.session = session
@@ -355,6 +356,10 @@ class SuretyRepo:
     def find(self, cls: type[T], **equals: Any) -> list[T]:
         table = class_mapper(cls).local_table
         return list(self.session.scalars(select(cls).filter_by(**equals).order_by(table.c.id)))
+
+
+class SuretyRepo(RowRepo):
+    """Implements desk.services.uow.SuretyRepository."""
 
     def bonds_for_permit(self, permit_id: int) -> list[BondRecord]:
         b, bp = schema.bond, schema.bond_permit
@@ -453,6 +458,7 @@ class SqlUnitOfWork:
     cash: CashRepository
     inspections: InspectionRepository
     sureties: SuretyRepository
+    registers: RowRepository
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -475,6 +481,7 @@ class SqlUnitOfWork:
         self.cash = CashRepo(s)
         self.inspections = InspectionRepo(s)
         self.sureties = SuretyRepo(s)
+        self.registers = RowRepo(s)
         return self
 
     def __exit__(

@@ -649,6 +649,7 @@ class Work:
     disturbed_acres: Decimal | None = None  # erosion control (15.2.8)
     stories: int | None = None
     volume_cuft: int | None = None  # 15.1.7(d): a seal over 50,000 cubic feet
+    construction_type: str = ""  # the building code's type, the annual report's "materials"
 
     @property
     def floor_area_sqft(self) -> int:
@@ -724,8 +725,26 @@ def describe(code: str, rng: random.Random, price_index: float = 1.0) -> Work:
         w = replace(w, valuation=_dollars(scaled) if exact else _cents(scaled))
     if code in STORY_HEIGHT_FT:
         stories, volume = _building_facts(code, w.areas)
-        w = replace(w, stories=stories, volume_cuft=volume)
+        w = replace(
+            w,
+            stories=stories,
+            volume_cuft=volume,
+            construction_type=_construction_type(code, stories, w.dwelling_units),
+        )
     return w
+
+
+def _construction_type(code: str, stories: int | None, units: int) -> str:
+    """What such a building is usually built as: houses, garages and farm buildings of wood
+    frame (V-B), apartments of protected wood frame (V-A), shops and offices of steel (II-B),
+    and taller buildings fire-resistive (I-B)."""
+    if stories is None:
+        return ""
+    if not code.startswith("COM"):
+        return "V-B"
+    if stories >= 4:
+        return "I-B"
+    return "V-A" if units else "II-B"
 
 
 def _res_other(rng: random.Random) -> Work:

@@ -315,27 +315,17 @@ def cmd_report(args: argparse.Namespace) -> int:
         return cmd_issue8_report(args)
     if args.report_command in ("deposits", "expiring"):
         return _surety_report(args)
-    from datetime import date
-
-    from db import inspection_queries, queries
-    from db.database import open_database
+    from db import inspection_queries
 
     if args.report_command == "route-sheet":
-        try:
-            day = date.fromisoformat(args.date)
-        except ValueError:
-            raise UsageError(f"--date '{args.date}' is not a date YYYY-MM-DD") from None
-        if args.db and not Path(args.db).exists():
-            raise UsageError(f"no database file at {args.db}")
-        database = open_database(_url(args), create=False)
+        day = _iso_date(args.date, "--date")
+        database = _open_for_report(args)
         try:
             with database.read() as conn:
                 who = inspection_queries.user_by_name(conn, args.inspector)
                 if who is None:
                     raise UsageError(f"no user named '{args.inspector}'")
-                muni = queries.first_municipality(conn)
-                if muni is None:
-                    raise UsageError("the database has no municipality yet")
+                muni = _first_municipality(conn)
                 sheet = inspection_queries.route_sheet(conn, muni[0], who[0], day)
         finally:
             database.close()
@@ -368,7 +358,6 @@ def _cash_report(args: argparse.Namespace) -> int:
     """`report daily-cash` and `report reconciliation`: the screens' figures (db.cash_queries
     and the reconciliation service), as .xlsx and/or .pdf, and a summary line on stdout."""
     from db import cash_queries, queries
-    from db.database import open_database
     from desk.clock import SystemClock
     from desk.money import format_money
     from desk.services.cashiering import reconciliation
@@ -379,14 +368,10 @@ def _cash_report(args: argparse.Namespace) -> int:
         start, end = _iso_date(args.start, "--from"), _iso_date(args.end, "--to")
         if end < start:
             raise UsageError(f"--to {end.isoformat()} is before --from {start.isoformat()}")
-    if args.db and not Path(args.db).exists():
-        raise UsageError(f"no database file at {args.db}")
-    database = open_database(_url(args), create=False)
+    database = _open_for_report(args)
     try:
         with database.read() as conn:
-            muni = queries.first_municipality(conn)
-            if muni is None:
-                raise UsageError("the database has no municipality yet")
+            muni = _first_municipality(conn)
             letterhead = queries.municipality_letterhead(conn, muni[0])
             if args.report_command == "daily-cash":
                 report = cash_queries.daily_cash(conn, muni[0], day)
@@ -486,6 +471,16 @@ def _open_for_report(args: argparse.Namespace) -> Any:
     if args.db and not Path(args.db).exists():
         raise UsageError(f"no database file at {args.db}")
     return open_database(_url(args), create=False)
+
+
+def _first_municipality(conn: Any) -> Any:
+    """The register's municipality (id, key, name), for the reports that serve the first."""
+    from db import queries
+
+    muni = queries.first_municipality(conn)
+    if muni is None:
+        raise UsageError("the database has no municipality yet")
+    return muni
 
 
 def cmd_issue8_report(args: argparse.Namespace) -> int:
@@ -588,9 +583,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _surety_report(args: argparse.Namespace) -> int:
     """`report deposits` and `report expiring` (issue 6): .xlsx and/or .pdf, and a summary
     line on stdout."""
-    from datetime import date
-
-    from db import queries, surety_queries
+    from db import surety_queries
     from db.database import open_database
     from desk.clock import FixedClock, SystemClock
     from desk.money import format_money
@@ -603,16 +596,11 @@ def _surety_report(args: argparse.Namespace) -> int:
     today = SystemClock().today()
     as_of = today
     if args.report_command == "deposits" and args.as_of:
-        try:
-            as_of = date.fromisoformat(args.as_of)
-        except ValueError:
-            raise UsageError(f"--as-of '{args.as_of}' is not a date YYYY-MM-DD") from None
+        as_of = _iso_date(args.as_of, "--as-of")
     database = open_database(_url(args), create=False)
     try:
         with database.read() as conn:
-            muni = queries.first_municipality(conn)
-            if muni is None:
-                raise UsageError("the database has no municipality yet")
+            muni = _first_municipality(conn)
             head = surety_queries.letterhead(conn, muni[0])
             if args.report_command == "deposits":
                 report = surety_queries.deposits_report(conn, muni[0], as_of)

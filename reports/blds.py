@@ -1,6 +1,9 @@
-"""The BLDS open-data export (Building & Land Development Specification): permits.csv,
-inspections.csv and contractors.csv with the specification's field names, dates as YYYY-MM-DD and
-its mapped vocabularies. A writer over rows that db/report_queries.py streams; it queries nothing.
+"""The BLDS open-data export (Building & Land Development Specification 1.2): permits.csv (the
+core permits dataset, with each permit's primary contractor), inspections.csv (the inspections
+dataset) and contractors.csv (the contractor dataset: the additional contractors), with the
+specification's field names, dates as YYYY-MM-DD and its mapped vocabularies
+(db/report_queries.py BLDS_*_FIELDS, desk/domain/reports.py). A writer over rows that
+db/report_queries.py streams; it queries nothing.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ class BldsResult:
     def summary(self) -> str:
         return (
             f"{self.permits:,} permits, {self.inspections:,} inspections and "
-            f"{self.contractors:,} contractor rows written to {self.folder}"
+            f"{self.contractors:,} additional contractors written to {self.folder}"
         )
 
 

@@ -12,7 +12,7 @@ Reconciliation; they query nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -22,56 +22,37 @@ from typing import Any
 from reportlab.lib.pagesizes import landscape, letter
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
-from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import KeepTogether, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import KeepTogether, Spacer, Table, TableStyle
 from reportlab.platypus.flowables import Flowable
 
 from db.cash_queries import DailyCash, DrawerCash
 from desk.domain.cashiering import (
+    ACCOUNT_LINE_HEADINGS,
     DRAWER_METHODS,
     ZERO,
     AccountKind,
+    AccountLine,
     Reconciliation,
     Transmittal,
     TurnoverState,
 )
 from desk.money import format_money as _format_money
 from reports import xlsx
-from reports.common import INK, MARGIN, MUTED, RULE, SHADE, day, header, para, styles
+from reports.common import (
+    INK,
+    MARGIN,
+    RULE,
+    SHADE,
+    build_pdf,
+    day,
+    header,
+    para,
+    styles,
+)
 from reports.fonts import register_fonts
 from reports.receipt import local_time
 
 # --- shared PDF pieces ----------------------------------------------------------------------
-
-
-def numbered_canvas(footer: str, font: str, page_width: float) -> type[Canvas]:
-    """A canvas that writes 'Page X of Y' once it knows Y (every page is kept until the end)."""
-
-    class _Numbered(Canvas):
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **kwargs)
-            self._pages: list[dict[str, Any]] = []
-
-        def showPage(self) -> None:
-            self._pages.append(dict(self.__dict__))
-            self._startPage()
-
-        def save(self) -> None:
-            total = len(self._pages)
-            for number, state in enumerate(self._pages, start=1):
-                self.__dict__.update(state)
-                self.saveState()
-                self.setFont(font, 7.5)
-                self.setFillColor(MUTED)
-                self.drawString(MARGIN, 0.45 * inch, footer)
-                self.drawRightString(
-                    page_width - MARGIN, 0.45 * inch, f"Page {number} of {total} · Permit Desk"
-                )
-                self.restoreState()
-                super().showPage()
-            super().save()
-
-    return _Numbered
 
 
 def format_money(amount: Decimal) -> str:
@@ -196,22 +177,19 @@ def _build(
     page: tuple[float, float],
 ) -> None:
     regular, _ = register_fonts()
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    doc = SimpleDocTemplate(
-        str(out),
-        pagesize=page,
-        leftMargin=MARGIN,
-        rightMargin=MARGIN,
-        topMargin=0.6 * inch,
-        bottomMargin=0.75 * inch,
+    build_pdf(
+        Path(out),
+        story,
+        font=regular,
         title=title,
         author=author,
         subject=subject,
-        creator="Permit Desk",
-        initialFontName=regular,
+        footer=footer,
+        page_label="Page {page} of {pages} · Permit Desk",
+        pagesize=page,
+        margins=(0.6 * inch, 0.75 * inch),
+        footer_y=0.45 * inch,
     )
-    doc.build(story, canvasmaker=numbered_canvas(footer, regular, page[0]))
 
 
 def _long_day(d: date) -> str:
@@ -437,6 +415,35 @@ def render_daily_cash_pdf(report: DailyCash, out: Path) -> None:
     )
 
 
+def _list_sheet(
+    wb: Any,
+    name: str,
+    title: str,
+    lines: Sequence[str],
+    headers: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    *,
+    money_cols: Collection[int],
+    date_cols: Collection[int] = (),
+    autofilter: bool = False,
+    first: bool = False,
+) -> None:
+    """A sheet of the workbook with its title, `lines` under it (the municipality first, also
+    the printed page header) and one table with its total row."""
+    ws = xlsx.first_sheet(wb, name) if first else xlsx.add_sheet(wb, name)
+    row = xlsx.write_title(ws, title, lines)
+    xlsx.write_table(
+        ws,
+        headers,
+        rows,
+        money_cols=money_cols,
+        date_cols=date_cols,
+        start_row=row,
+        autofilter=autofilter,
+    )
+    xlsx.finish_sheet(ws, title_rows=set(range(1, len(lines) + 2)), header_text=lines[0])
+
+
 def export_daily_cash_xlsx(report: DailyCash, out: Path) -> None:
     title = daily_cash_title(report)
     wb = xlsx.new_workbook(
@@ -463,10 +470,11 @@ def export_daily_cash_xlsx(report: DailyCash, out: Path) -> None:
             notes += 1
     xlsx.finish_sheet(ws, title_rows={1, 2}, header_text=report.municipality)
 
-    rs = xlsx.add_sheet(wb, "Receipts")
-    row = xlsx.write_title(rs, title, [report.municipality])
-    xlsx.write_table(
-        rs,
+    _list_sheet(
+        wb,
+        "Receipts",
+        title,
+        [report.municipality],
         [
             "Drawer",
             "Receipt",
@@ -495,24 +503,19 @@ def export_daily_cash_xlsx(report: DailyCash, out: Path) -> None:
         ],
         money_cols={8},
         date_cols={2},
-        start_row=row,
         autofilter=True,
     )
-    xlsx.finish_sheet(rs, title_rows={1, 2}, header_text=report.municipality)
     if report.returned or report.refunds:
-        ds = xlsx.add_sheet(wb, "Deductions")
-        row = xlsx.write_title(
-            ds, "Returned checks and refunds recorded this day", [report.municipality]
-        )
-        xlsx.write_table(
-            ds,
+        _list_sheet(
+            wb,
+            "Deductions",
+            "Returned checks and refunds recorded this day",
+            [report.municipality],
             ["What", "Reference", "Name", "Detail", "Amount"],
             [["Returned check", x.reference, x.name, x.detail, x.amount] for x in report.returned]
             + [["Refund", x.reference, x.name, x.detail, x.amount] for x in report.refunds],
             money_cols={4},
-            start_row=row,
         )
-        xlsx.finish_sheet(ds, title_rows={1, 2}, header_text=report.municipality)
     xlsx.save(wb, out)
 
 
@@ -701,52 +704,44 @@ def export_transmittal_xlsx(t: Transmittal, municipality: str, out: Path) -> Non
     wb = xlsx.new_workbook(
         title, subject=day(t.delivered_on), author=municipality, keywords="turnover transmittal"
     )
-    ws = xlsx.first_sheet(wb, "By account")
-    row = xlsx.write_title(
-        ws,
+    _list_sheet(
+        wb,
+        "By account",
         title,
         [
             municipality,
             f"Delivered {day(t.delivered_on)} by {t.delivered_by}",
             turnover_state_text(t.state, t.acknowledged_by),
         ],
-    )
-    xlsx.write_table(
-        ws,
         ["Account", "Name", "Amount"],
         [[n, name, v] for n, name, v in t.by_account],
         money_cols={2},
-        start_row=row,
+        first=True,
     )
-    xlsx.finish_sheet(ws, title_rows={1, 2, 3, 4}, header_text=municipality)
-
-    ms = xlsx.add_sheet(wb, "By method")
-    row = xlsx.write_title(ms, title, [municipality])
-    xlsx.write_table(
-        ms,
+    _list_sheet(
+        wb,
+        "By method",
+        title,
+        [municipality],
         ["Method", "Amount"],
         [[m.label, v] for m, v in t.by_method.items()],
         money_cols={1},
-        start_row=row,
     )
-    xlsx.finish_sheet(ms, title_rows={1, 2}, header_text=municipality)
-
-    cs = xlsx.add_sheet(wb, "Checks")
-    row = xlsx.write_title(cs, title, [municipality])
-    xlsx.write_table(
-        cs,
+    _list_sheet(
+        wb,
+        "Checks",
+        title,
+        [municipality],
         ["Day", "Receipt", "Payer", "Check no.", "Bank", "Amount"],
         [[x.day, x.reference, x.name, x.number, x.bank, x.amount] for x in t.checks],
         money_cols={5},
         date_cols={0},
-        start_row=row,
     )
-    xlsx.finish_sheet(cs, title_rows={1, 2}, header_text=municipality)
-
-    ds = xlsx.add_sheet(wb, "Closed days")
-    row = xlsx.write_title(ds, title, [municipality])
-    xlsx.write_table(
-        ds,
+    _list_sheet(
+        wb,
+        "Closed days",
+        title,
+        [municipality],
         ["Drawer", "Day", "Expected", "Counted", "Over / short", "Explanation"],
         [
             [c.drawer, c.day, c.expected.total, c.counted.total, c.over_short, c.explanation]
@@ -754,23 +749,19 @@ def export_transmittal_xlsx(t: Transmittal, municipality: str, out: Path) -> Non
         ],
         money_cols={2, 3, 4},
         date_cols={1},
-        start_row=row,
     )
-    xlsx.finish_sheet(ds, title_rows={1, 2}, header_text=municipality)
-
     if t.returned or t.refunds:
-        rs = xlsx.add_sheet(wb, "Deductions")
-        row = xlsx.write_title(rs, title, [municipality])
-        xlsx.write_table(
-            rs,
+        _list_sheet(
+            wb,
+            "Deductions",
+            title,
+            [municipality],
             ["What", "Day", "Reference", "Name", "Check no.", "Amount"],
             [["Returned check", x.day, x.reference, x.name, x.number, x.amount] for x in t.returned]
             + [["Refund", x.day, x.reference, x.name, x.number, x.amount] for x in t.refunds],
             money_cols={5},
             date_cols={1},
-            start_row=row,
         )
-        xlsx.finish_sheet(rs, title_rows={1, 2}, header_text=municipality)
     xlsx.save(wb, out)
 
 
@@ -800,20 +791,6 @@ def balance_text(r: Reconciliation) -> str:
     if r.balanced:
         return "Balanced: every dollar received is in a turnover or still undeposited."
     return f"OUT OF BALANCE by {format_money(abs(r.net - r.accounted))}."
-
-
-ACCOUNT_HEADERS = (
-    "Account",
-    "Name",
-    "Kind",
-    "Opening",
-    "Receipts",
-    "Voids",
-    "Returned",
-    "Refunds",
-    "Transfers",
-    "Closing",
-)
 
 
 def _turnover_status(s: TurnoverState) -> str:
@@ -883,51 +860,25 @@ def render_reconciliation_pdf(
             total=["Total", format_money(sum((v for _, v in r.receipts_by_method), ZERO))],
         )
     )
-    cols = (
-        Col("Account", 0.85),
-        Col("Name", 1.75),
-        Col("Kind", 0.65),
-        Col("Opening", 0.95, money=True),
-        Col("Receipts", 0.95, money=True),
-        Col("Voids", 0.8, money=True),
-        Col("Returned", 0.8, money=True),
-        Col("Refunds", 0.8, money=True),
-        Col("Transfers", 0.8, money=True),
-        Col("Closing", 1.05, money=True),
+    widths = (0.85, 1.75, 0.65, 0.95, 0.95, 0.8, 0.8, 0.8, 0.8, 1.05)
+    cols = tuple(
+        Col(title, width, money=n >= 3)  # the account, then its amounts
+        for n, (title, width) in enumerate(zip(ACCOUNT_LINE_HEADINGS, widths, strict=True))
     )
 
-    def acc_rows(kind: AccountKind | None) -> list[Any]:
+    def acc_rows(kind: AccountKind | None) -> list[AccountLine]:
         return [a for a in r.accounts if kind is None or a.kind is kind]
 
-    def cells(a: Any) -> list[str]:
-        return [
-            a.number,
-            a.name,
-            a.kind.label,
-            format_money(a.opening),
-            format_money(a.receipts),
-            format_money(a.voids),
-            format_money(a.nsf),
-            format_money(a.refunds),
-            format_money(a.transfers),
-            format_money(a.closing),
-        ]
+    def cells(a: AccountLine) -> list[str]:
+        return [a.number, a.name, a.kind.label, *(format_money(v) for v in a.amounts)]
 
-    def total(rows: list[Any], label: str) -> list[str]:
-        def s(f: Callable[[Any], Decimal]) -> str:
-            return format_money(sum((f(a) for a in rows), ZERO))
-
+    def total(rows: list[AccountLine], label: str) -> list[str]:
+        amounts = range(len(ACCOUNT_LINE_HEADINGS) - 3)
         return [
             label,
             "",
             "",
-            s(lambda a: a.opening),
-            s(lambda a: a.receipts),
-            s(lambda a: a.voids),
-            s(lambda a: a.nsf),
-            s(lambda a: a.refunds),
-            s(lambda a: a.transfers),
-            s(lambda a: a.closing),
+            *(format_money(sum((a.amounts[i] for a in rows), ZERO)) for i in amounts),
         ]
 
     revenue = acc_rows(AccountKind.REVENUE)
@@ -1029,22 +980,9 @@ def export_reconciliation_xlsx(r: Reconciliation, municipality: str, out: Path) 
     row = xlsx.write_title(acs, title, [municipality])
     table = xlsx.write_table(
         acs,
-        list(ACCOUNT_HEADERS),
-        [
-            [
-                a.number,
-                a.name,
-                a.kind.label,
-                a.opening,
-                a.receipts,
-                a.voids,
-                a.nsf,
-                a.refunds,
-                a.transfers,
-                None,
-            ]
-            for a in r.accounts
-        ],
+        list(ACCOUNT_LINE_HEADINGS),
+        # Closing is a formula (below): the amounts but the last.
+        [[a.number, a.name, a.kind.label, *a.amounts[:-1], None] for a in r.accounts],
         money_cols={3, 4, 5, 6, 7, 8, 9},
         start_row=row,
         autofilter=True,
@@ -1054,21 +992,20 @@ def export_reconciliation_xlsx(r: Reconciliation, municipality: str, out: Path) 
         acs.cell(row=rr, column=10, value=f"=SUM(D{rr}:I{rr})")
     xlsx.finish_sheet(acs, title_rows={1, 2}, header_text=municipality)
 
-    ms = xlsx.add_sheet(wb, "By method")
-    row = xlsx.write_title(ms, title, [municipality])
-    xlsx.write_table(
-        ms,
+    _list_sheet(
+        wb,
+        "By method",
+        title,
+        [municipality],
         ["Method", "Net receipts"],
         [[m.label, v] for m, v in r.receipts_by_method],
         money_cols={1},
-        start_row=row,
     )
-    xlsx.finish_sheet(ms, title_rows={1, 2}, header_text=municipality)
-
-    ts = xlsx.add_sheet(wb, "Turnovers")
-    row = xlsx.write_title(ts, title, [municipality])
-    xlsx.write_table(
-        ts,
+    _list_sheet(
+        wb,
+        "Turnovers",
+        title,
+        [municipality],
         [
             "#",
             "Delivered",
@@ -1096,7 +1033,5 @@ def export_reconciliation_xlsx(r: Reconciliation, municipality: str, out: Path) 
         ],
         money_cols={4, 5, 6, 7},
         date_cols={1, 2},
-        start_row=row,
     )
-    xlsx.finish_sheet(ts, title_rows={1, 2}, header_text=municipality)
     xlsx.save(wb, out)

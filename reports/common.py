@@ -13,6 +13,7 @@ from reportlab.lib.enums import TA_RIGHT
 from reportlab.lib.pagesizes import letter
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
+from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 from reportlab.platypus.flowables import Flowable
 
@@ -78,6 +79,49 @@ def header(
     return out
 
 
+def numbered_canvas(
+    footer: str,
+    font: str,
+    *,
+    page_width: float = letter[0],
+    label: str = "Page {page} of {pages}",
+    footer_y: float = 0.45 * inch,
+    skip_first: bool = False,
+) -> type[Canvas]:
+    """A canvas class (`canvasmaker`) that writes each page's muted footer line: `footer` on
+    the left and `label` on the right, where {page} is the page's number and {pages} the
+    number of pages (every page is kept until the document is saved, so Y of "Page X of Y" is
+    known). An empty label writes the footer alone; `skip_first` leaves a cover page bare."""
+
+    class _Numbered(Canvas):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self._pages: list[dict[str, Any]] = []
+
+        def showPage(self) -> None:
+            self._pages.append(dict(self.__dict__))
+            self._startPage()
+
+        def save(self) -> None:
+            total = len(self._pages)
+            for number, state in enumerate(self._pages, start=1):
+                self.__dict__.update(state)
+                if not (skip_first and number == 1):
+                    self.saveState()
+                    self.setFont(font, 7.5)
+                    self.setFillColor(MUTED)
+                    self.drawString(MARGIN, footer_y, footer)
+                    if label:
+                        self.drawRightString(
+                            page_width - MARGIN, footer_y, label.format(page=number, pages=total)
+                        )
+                    self.restoreState()
+                super().showPage()
+            super().save()
+
+    return _Numbered
+
+
 def build_pdf(
     out: Path,
     story: list[Flowable],
@@ -95,22 +139,16 @@ def build_pdf(
 ) -> None:
     """Write a one-off document (a notice, a certificate, a quote): the story on `pagesize` with
     the margins every printout shares, and on each page a muted footer line with `footer` on
-    the left and `page_label` ("Page {page}") on the right. `decorate(canvas, doc)` draws
-    anything more on each page (a certificate's border). `font` is the registered DejaVu face,
-    so no unembedded Helvetica ends up in the file."""
+    the left and `page_label` ("Page {page}", or "Page {page} of {pages}") on the right
+    (numbered_canvas). `decorate(canvas, doc)` draws anything more on each page (a
+    certificate's border). `font` is the registered DejaVu face, so no unembedded Helvetica
+    ends up in the file."""
 
     def on_page(canvas: Any, document: Any) -> None:
-        canvas.saveState()
         if decorate is not None:
+            canvas.saveState()
             decorate(canvas, document)
-        canvas.setFont(font, 7.5)
-        canvas.setFillColor(MUTED)
-        canvas.drawString(MARGIN, footer_y, footer)
-        if page_label:
-            canvas.drawRightString(
-                pagesize[0] - MARGIN, footer_y, page_label.format(page=document.page)
-            )
-        canvas.restoreState()
+            canvas.restoreState()
 
     out.parent.mkdir(parents=True, exist_ok=True)
     SimpleDocTemplate(
@@ -125,4 +163,11 @@ def build_pdf(
         subject=subject,
         creator="Permit Desk",
         initialFontName=font,
-    ).build(story, onFirstPage=on_page, onLaterPages=on_page)
+    ).build(
+        story,
+        onFirstPage=on_page,
+        onLaterPages=on_page,
+        canvasmaker=numbered_canvas(
+            footer, font, page_width=pagesize[0], label=page_label, footer_y=footer_y
+        ),
+    )

@@ -15,11 +15,13 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from openpyxl.styles import Alignment
 from reportlab.lib.units import inch
 from reportlab.platypus import PageBreak, Spacer
 
 from desk.domain.reports import (
     HEADLINE_FIELDS,
+    NOT_RECORDED,
     AnnualReport,
     Headline,
     change_words,
@@ -29,6 +31,23 @@ from reports import xlsx
 from reports.report_pdf import Col, Pdf, count, day, long_day, money
 
 COUNCIL_SECTION = "15.1.6(c)"
+# The summary's Change column: a number in the workbook (the change as a fraction of the previous
+# year's figure, shown as a signed percent), words in the PDF; where the previous year's figure is
+# 0 there is no percent and both say "n/a".
+NOT_APPLICABLE = "n/a"
+CHANGE_FORMAT = "+0.0%;-0.0%;0.0%"
+_CHANGE_SAMPLE = "+00,000.0%"  # sizes the column as Excel shows it, not the formula's text
+
+
+def change_text(now: Decimal | int, before: Decimal | int) -> str:
+    """The PDF's Change column: '+12.5 %', '−3.0 %', '±0.0 %', or 'n/a' when the previous year's
+    figure is 0 (as the workbook's formula shows)."""
+    return NOT_APPLICABLE if before == 0 else change_words(now, before)
+
+
+def change_formula(current: str, previous: str) -> str:
+    """The workbook's Change cell: (this year - last year) / last year, or "n/a"."""
+    return f'=IF({previous}=0,"{NOT_APPLICABLE}",({current}-{previous})/{previous})'
 
 
 def _figure(h: Headline, name: str) -> str:
@@ -133,7 +152,7 @@ def render_annual_pdf(
                 label,
                 _figure(rep.headline, name),
                 _figure(prev, name),
-                change_words(getattr(rep.headline, name), getattr(prev, name)),
+                change_text(getattr(rep.headline, name), getattr(prev, name)),
             ]
             for name, label in _fields(rep)
         ],
@@ -241,12 +260,12 @@ def render_annual_pdf(
             [
                 Col("Permit", 0.7),
                 Col("Issued", 0.73),
-                Col("Class", 0.76),
-                Col("Description", 1.42, wrap=True),
-                Col("Address", 1.08, wrap=True),
+                Col("Class", 0.8),
+                Col("Description", 1.22, wrap=True),
+                Col("Address", 0.98, wrap=True),
                 Col("Sq ft", 0.55, "RIGHT"),
-                Col("Materials", 0.76, wrap=True),
-                Col("Cost", 1.0, "RIGHT"),
+                Col("Materials", 1.1, wrap=True),
+                Col("Cost", 0.92, "RIGHT"),
             ],
             [
                 [
@@ -319,7 +338,7 @@ def render_annual_pdf(
         [[x.number, day(x.issued_on), x.kind_label, x.address, x.description] for x in rep.razings],
         empty=f"No razing or moving permits were issued in {rep.year}.",
     )
-    pdf.note("Condemnations of buildings are not recorded in Permit Desk yet.")
+    _licensing_pdf(pdf, rep)  # condemnations (15.1.6(c)); City licences (15.1.74(b), 15.1.78)
 
     # --- orders
     pdf.h1("Stop-work orders, revocations and voided permits")
@@ -667,11 +686,7 @@ def export_annual_xlsx(rep: AnnualReport, out: Path, *, register: bool = True) -
         start_row=row + 1,
         freeze=False,
     )
-    raz.cell(
-        row=row + len(rep.orders) + 3,
-        column=1,
-        value="Condemnations of buildings are not recorded in Permit Desk yet.",
-    )
+    _licensing_xlsx(wb, rep, lines, raz, row + len(rep.orders) + 3)
 
     fees = xlsx.add_sheet(wb, "Fees by account")
     row = xlsx.write_title(fees, f"Fees collected by GL account — {rep.year}", lines)
@@ -813,7 +828,7 @@ def export_annual_xlsx(rep: AnnualReport, out: Path, *, register: bool = True) -
                 label,
                 refs.get(name, getattr(rep.headline, name)),
                 getattr(rep.previous, name),
-                change_words(getattr(rep.headline, name), getattr(rep.previous, name)),
+                _CHANGE_SAMPLE,  # the formula comes once the columns are fitted (below)
             ]
             for name, label in _fields(rep)
         ],
@@ -843,6 +858,11 @@ def export_annual_xlsx(rep: AnnualReport, out: Path, *, register: bool = True) -
     for sheet in wb.worksheets:
         if sheet.title not in ("Buildings erected", "Permit register"):
             xlsx.finish_sheet(sheet, title_rows=set(range(1, 6)))
+    for k in range(len(fields)):
+        r = t_s.first_row + k
+        cell = ws.cell(row=r, column=4, value=change_formula(f"B{r}", f"C{r}"))
+        cell.number_format = CHANGE_FORMAT
+        cell.alignment = Alignment(horizontal="right")
     xlsx.save(wb, out)
 
 
@@ -933,3 +953,208 @@ def _sureties_xlsx(wb: Any, rep: AnnualReport, lines: list[str]) -> None:
         start_row=row + 1,
         freeze=False,
     )
+
+
+# --------------------------------------------------------------------------- condemnations
+
+
+def _condemnation_rows(rep: AnnualReport) -> list[list[str]]:
+    end = rep.period.end
+    return [
+        [c.where, day(c.condemned_on), c.grounds_text, day(c.vacate_by), c.outcome_words(end)]
+        for c in rep.licensing.condemnations
+    ]
+
+
+def _licensing_pdf(pdf: Pdf, rep: AnnualReport) -> None:
+    """The dwellings condemned in the year with their outcome on December 31, then the City
+    licences granted and revoked."""
+    s = rep.licensing
+    if s.show_condemnations:
+        pdf.h2(f"Condemnations ({COUNCIL_SECTION}; Hudson 140)")
+        if not s.recorded:
+            pdf.note(f"Condemnations of buildings: {NOT_RECORDED}.")
+        else:
+            pdf.table(
+                [
+                    Col("Address", 2.3, wrap=True),
+                    Col("Condemned", 0.85),
+                    Col("Grounds", 1.05),
+                    Col("Vacate by", 0.85),
+                    Col(f"Outcome at {day(rep.period.end)}", 1.95),
+                ],
+                _condemnation_rows(rep),
+                empty=f"No buildings were condemned in {rep.year}.",
+            )
+    if not s.show_licences:
+        return
+    pdf.h1("City licences granted and revoked (15.1.75, 15.1.78)")
+    if not s.recorded:
+        pdf.note(f"City licences: {NOT_RECORDED}.")
+        return
+    end = rep.period.end
+    pdf.table(
+        [
+            Col("Licence", 1.0),
+            Col("Granted", 0.75),
+            Col("Licensee", 2.0, wrap=True),
+            Col("State licence", 2.05, wrap=True),
+            Col(f"Status at {day(end)}", 1.2),
+        ],
+        [
+            [x.number, day(x.granted_on), x.licensee, x.credential, x.status_on(end).label]
+            for x in s.licences_granted
+        ],
+        total=["Total", "", f"{len(s.licences_granted):,} licences", "", ""]
+        if s.licences_granted
+        else None,
+        empty=f"No City licences were granted in {rep.year}.",
+    )
+    pdf.h2("Licences revoked upon the Council's finding (15.1.78)")
+    pdf.table(
+        [
+            Col("Licence", 1.0),
+            Col("Licensee", 1.75, wrap=True),
+            Col("Complaint", 0.8),
+            Col("Hearing", 0.8),
+            Col("Finding", 1.85, wrap=True),
+            Col("Revoked", 0.8),
+        ],
+        [
+            [
+                x.number,
+                x.licensee,
+                day(x.complaint_on),
+                day(x.hearing_on),
+                x.council_finding,
+                day(x.revoked_on),
+            ]
+            for x in s.licences_revoked
+        ],
+        empty=f"No City licences were revoked in {rep.year}.",
+    )
+
+
+def _licensing_xlsx(wb: Any, rep: AnnualReport, lines: list[str], raz: Any, row: int) -> None:
+    """A sheet of the year's condemnations (a line on the razings sheet points to it) and a
+    sheet of the City licences granted and revoked."""
+    s = rep.licensing
+    end = rep.period.end
+    if s.show_condemnations and not s.recorded:
+        raz.cell(row=row, column=1, value=f"Condemnations of buildings: {NOT_RECORDED}.")
+    elif s.show_condemnations:
+        raz.cell(
+            row=row, column=1, value="Condemnations of buildings: see the sheet Condemnations."
+        )
+        ws = xlsx.add_sheet(wb, "Condemnations")
+        start = xlsx.write_title(
+            ws,
+            f"Dwellings condemned as unfit for human habitation — {rep.year} ({COUNCIL_SECTION})",
+            [*lines, "Grounds: Hudson 140 B(1)–(3); vacated within the period ordered (C)."],
+        )
+        t = xlsx.write_table(
+            ws,
+            [
+                "Address",
+                "Unit",
+                "Condemned",
+                "Grounds",
+                "Reasons",
+                "Vacate by",
+                f"Outcome at {day(end)}",
+                "Permit",
+            ],
+            [
+                [
+                    c.address,
+                    c.dwelling_unit,
+                    c.condemned_on,
+                    c.grounds_text,
+                    c.reasons,
+                    c.vacate_by,
+                    c.outcome_words(end),
+                    c.permit_number,
+                ]
+                for c in s.condemnations
+            ],
+            date_cols={2, 5},
+            total_row=False,
+            start_row=start,
+        )
+        if not s.condemnations:
+            ws.cell(
+                row=t.header_row + 1, column=1, value=f"No buildings were condemned in {rep.year}."
+            )
+    if not s.show_licences:
+        return
+    lic = xlsx.add_sheet(wb, "City licences")
+    start = xlsx.write_title(
+        lic, f"City licences granted and revoked — {rep.year} (15.1.75, 15.1.78)", lines
+    )
+    if not s.recorded:
+        lic.cell(row=start, column=1, value=f"City licences: {NOT_RECORDED}.")
+        return
+    granted = xlsx.write_table(
+        lic,
+        [
+            "Licence",
+            "Granted",
+            "Licensee",
+            "Trade",
+            "State licence",
+            "Until",
+            f"Status at {day(end)}",
+        ],
+        [
+            [
+                x.number,
+                x.granted_on,
+                x.licensee,
+                x.trade.capitalize(),
+                x.credential,
+                x.expires_on,
+                x.status_on(end).label,
+            ]
+            for x in s.licences_granted
+        ],
+        date_cols={1, 5},
+        total_row=False,
+        start_row=start,
+    )
+    row = granted.next_row
+    if not s.licences_granted:
+        lic.cell(
+            row=granted.header_row + 1,
+            column=1,
+            value=f"No City licences were granted in {rep.year}.",
+        )
+        row += 1
+    lic.cell(
+        row=row, column=1, value="Revoked upon the Council's finding (15.1.78)"
+    ).font = xlsx.TOTAL_FONT
+    revoked = xlsx.write_table(
+        lic,
+        ["Licence", "Licensee", "Complaint", "Hearing", "Finding on", "Finding", "Revoked"],
+        [
+            [
+                x.number,
+                x.licensee,
+                x.complaint_on,
+                x.hearing_on,
+                x.finding_on,
+                x.council_finding,
+                x.revoked_on,
+            ]
+            for x in s.licences_revoked
+        ],
+        date_cols={2, 3, 4, 6},
+        total_row=False,
+        start_row=row + 1,
+        freeze=False,
+    )
+    if not s.licences_revoked:
+        lic.cell(
+            row=revoked.header_row + 1,
+            column=1,
+            value=f"No City licences were revoked in {rep.year}.",
+        )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 from desk.domain.reports import (
     ACTIVITY_COLUMNS,
@@ -46,7 +47,7 @@ def summary_sentence(rep: MonthlyReport) -> str:
         f"{'s' if t.granted != 1 else ''} granted for work valued at {money(t.valuation)}, "
         f"{t.finaled:,} finaled; {money(t.fees_received)} in fees received and "
         f"{money(t.fees_delivered)} delivered to the Treasurer."
-    )
+    ) + _licence_sentence(rep)
 
 
 def render_monthly_pdf(rep: MonthlyReport, out: Path) -> None:
@@ -78,6 +79,7 @@ def render_monthly_pdf(rep: MonthlyReport, out: Path) -> None:
         total = getattr(rep.total, attr)
         pdf.table(cols, rows, total=["Total", *(_cell(total, n) for n, _ in ACTIVITY_COLUMNS)])
 
+    _licences_pdf(pdf, rep)  # 15.1.74(b): "licenses and permits granted"
     pdf.h1(f"Permits granted in {rep.period.label}")
     pdf.table(
         [
@@ -170,6 +172,7 @@ def export_monthly_xlsx(rep: MonthlyReport, out: Path) -> None:
         first = False
         row = table.next_row + 1
 
+    _licences_xlsx(wb, ws, rep, row)  # 15.1.74(b): "licenses and permits granted"
     permits = xlsx.add_sheet(wb, "Permits granted")
     row = xlsx.write_title(
         permits, f"Permits granted — {rep.period.label}", [head.municipality_name]
@@ -221,3 +224,96 @@ def export_monthly_xlsx(rep: MonthlyReport, out: Path) -> None:
 def _row(t: TradeActivity, attr: str) -> list[object]:
     a: Activity = getattr(t, attr)
     return [t.label, *(getattr(a, n) for n, _ in ACTIVITY_COLUMNS)]
+
+
+# --- City licences granted (15.1.74(b)) -----------------------------------------------------------
+
+LICENCE_PERIODS = ("month", "last_year", "ytd", "ytd_last_year")
+
+
+def _licence_sentence(rep: MonthlyReport) -> str:
+    if not rep.licences:
+        return ""
+    n = sum(x.month for x in rep.licences)
+    return f" {n:,} City licence{'s' if n != 1 else ''} granted."
+
+
+def _licence_titles(rep: MonthlyReport) -> list[str]:
+    return [
+        rep.period.label,
+        f"{month_period(rep.year - 1, rep.month).label}",
+        f"Year to date {rep.year}",
+        f"Year to date {rep.year - 1}",
+    ]
+
+
+def _licences_pdf(pdf: Pdf, rep: MonthlyReport) -> None:
+    if not rep.licences:
+        return
+    pdf.h1("City licences granted")
+    pdf.table(
+        [Col("Trade", 1.6), *(Col(t, 1.35, "RIGHT") for t in _licence_titles(rep))],
+        [[x.label, *(count(getattr(x, a)) for a in LICENCE_PERIODS)] for x in rep.licences],
+        total=[
+            "Total",
+            *(count(sum(getattr(x, a) for x in rep.licences)) for a in LICENCE_PERIODS),
+        ]
+        if len(rep.licences) > 1
+        else None,
+    )
+    pdf.space(4)
+    pdf.table(
+        [
+            Col("Licence", 1.05),
+            Col("Granted", 0.75),
+            Col("Licensee", 2.0, wrap=True),
+            Col("State licence", 2.4, wrap=True),
+            Col("Until", 0.8),
+        ],
+        [
+            [x.number, day(x.granted_on), x.licensee, x.credential, day(x.expires_on)]
+            for x in rep.licences_granted
+        ],
+        empty=f"No City licences were granted in {rep.period.label}.",
+    )
+
+
+def _licences_xlsx(wb: Any, ws: Any, rep: MonthlyReport, row: int) -> None:
+    """The licence figures under the activity tables, and a sheet of the month's licences."""
+    if not rep.licences:
+        return
+    ws.cell(row=row, column=1, value="City licences granted (15.1.74(b))").font = xlsx.TOTAL_FONT
+    table = xlsx.write_table(
+        ws,
+        ["Trade", *_licence_titles(rep)],
+        [[x.label, *(getattr(x, a) for a in LICENCE_PERIODS)] for x in rep.licences],
+        # One licensed trade needs no total; several add up under "All trades" (the activity
+        # tables above keep "Total" for their own totals).
+        total_row=len(rep.licences) > 1,
+        start_row=row + 1,
+        total_label="All trades",
+        freeze=False,
+    )
+    xlsx.sum_columns(ws, table, {1, 2, 3, 4})
+    sheet = xlsx.add_sheet(wb, "Licences granted")
+    start = xlsx.write_title(
+        sheet, f"City licences granted — {rep.period.label}", [rep.heading.municipality_name]
+    )
+    listing = xlsx.write_table(
+        sheet,
+        ["Licence", "Granted", "Licensee", "Trade", "State licence", "Until"],
+        [
+            [x.number, x.granted_on, x.licensee, x.trade.capitalize(), x.credential, x.expires_on]
+            for x in rep.licences_granted
+        ],
+        date_cols={1, 5},
+        total_row=False,
+        start_row=start,
+    )
+    if not rep.licences_granted:
+        sheet.cell(
+            row=listing.header_row + 1,
+            column=1,
+            value=f"No City licences were granted in {rep.period.label}.",
+        )
+    xlsx.finish_sheet(sheet, title_rows=set(range(1, listing.header_row)))

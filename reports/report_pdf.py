@@ -24,7 +24,6 @@ from reportlab.lib.pagesizes import letter
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     CondPageBreak,
     KeepTogether,
@@ -37,7 +36,17 @@ from reportlab.platypus import (
 from reportlab.platypus.flowables import Flowable
 
 from desk.domain.reports import Heading
-from reports.common import INK, MARGIN, MUTED, RULE, SHADE, header, para, styles
+from reports.common import (
+    INK,
+    MARGIN,
+    MUTED,
+    RULE,
+    SHADE,
+    header,
+    numbered_canvas,
+    para,
+    styles,
+)
 from reports.fonts import register_fonts
 
 PAGE_WIDTH, PAGE_HEIGHT = letter
@@ -370,7 +379,7 @@ class Pdf:
             subject=subject,
             creator="Permit Desk",
         )
-        doc.build(self.story, canvasmaker=numbered(footer, self.regular, skip_first=cover))
+        doc.build(self.story, canvasmaker=numbered_canvas(footer, self.regular, skip_first=cover))
 
 
 PAD = 6  # a cell's left and right padding together
@@ -480,37 +489,6 @@ class PagedTable(Flowable):
         table = self._table(0, len(self.body), True)
         table.wrapOn(self.canv, sum(self.widths), PAGE_HEIGHT)
         table.drawOn(self.canv, 0, 0)
-
-
-def numbered(footer: str, font: str, *, skip_first: bool = False) -> type[Canvas]:
-    """A canvas class that writes the footer and 'Page X of Y' once Y is known."""
-
-    class _Numbered(Canvas):
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **kwargs)
-            self._pages: list[dict[str, Any]] = []
-
-        def showPage(self) -> None:
-            self._pages.append(dict(self.__dict__))
-            self._startPage()
-
-        def save(self) -> None:
-            total = len(self._pages)
-            for number, state in enumerate(self._pages, start=1):
-                self.__dict__.update(state)
-                if not (skip_first and number == 1):
-                    self.saveState()
-                    self.setFont(font, 7.5)
-                    self.setFillColor(MUTED)
-                    self.drawString(MARGIN, 0.45 * inch, footer)
-                    self.drawRightString(
-                        PAGE_WIDTH - MARGIN, 0.45 * inch, f"Page {number} of {total}"
-                    )
-                    self.restoreState()
-                super().showPage()
-            super().save()
-
-    return _Numbered
 
 
 def paragraph(text: str, style: ParagraphStyle) -> Paragraph:

@@ -183,6 +183,16 @@ def take_screenshot(
                 window.show_section(DEPOSITS)
                 window.deposits_view.select_queue(spec.tab)
             process_events(app)
+        if spec.section in ("licences", "condemnations"):  # City licences, condemnations
+            from ui.views.licensing import SECTION_TITLE as LICENSING
+
+            window.show_section(LICENSING)
+            window.licensing_view.show_page(spec.section)
+            if spec.section == "licences":
+                window.licensing_view.show_licences(spec.tab)
+            else:
+                window.licensing_view.select_state(spec.tab)
+            process_events(app)
         if spec.section == "reports":  # issue 8: the report made now, for its preview
             window.show_section("Reports")
             window.reports_view.select(spec.tab)

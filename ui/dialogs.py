@@ -58,3 +58,25 @@ def choose_file(
 def open_file(path: Path | str) -> bool:
     """Open a file we just wrote (a PDF, a spreadsheet) in the program the system uses for it."""
     return QDesktopServices.openUrl(QUrl.fromLocalFile(str(path)))
+
+
+def show_file(parent: QWidget | None, path: Path | str, title: str) -> None:
+    """A document just written: a PDF in the app's own window (to read and print), anything
+    else (a workbook) in the program the system uses for it."""
+    if Path(path).suffix.lower() == ".pdf":
+        show_pdf(parent, Path(path), title)
+    else:
+        open_file(path)
+
+
+def show_pdf(parent: QWidget | None, path: Path, title: str) -> None:
+    """Show a PDF just written in the app's own window, to read and print (Ctrl+P); the
+    computer's PDF viewer when the file cannot be read there."""
+    from ui.pdf import PdfError, PdfWindow
+
+    try:
+        window = PdfWindow(parent, Path(path), title)
+    except PdfError:
+        open_file(path)
+        return
+    window.show()

@@ -40,6 +40,8 @@ from ui.views.gl_accounts import GlAccountsView
 from ui.views.inspections import SECTION_TITLE as INSPECTIONS
 from ui.views.inspections import InspectionsView
 from ui.views.intake import IntakeWindow, open_intake
+from ui.views.licensing import SECTION_TITLE as LICENSING
+from ui.views.licensing import LicensingView
 from ui.views.permits import PermitsView
 from ui.views.reports import SECTION_TITLE as REPORTS
 from ui.views.reports import ReportsView
@@ -93,6 +95,11 @@ class MainWindow(QMainWindow):
         self.deposits_view = DepositsView(database, session, self.clock, self)
         self.deposits_view.open_permit.connect(self.open_permit)
         self.sections.append((DEPOSITS, self.deposits_view))
+        # City electrical licences (15.1.75, 15.1.78) and condemnations (15.1.6(c), Hudson 140):
+        # every role reads the registers; the buttons follow the roles (the services check).
+        self.licensing_view = LicensingView(database, session, self.clock, self)
+        self.licensing_view.open_permit.connect(self.open_permit)
+        self.sections.append((LICENSING, self.licensing_view))
         # Cashiering (issue 5): the counter takes payments; the treasurer's pages (the clerk
         # closes the drawer and delivers turnovers too, desk.domain.permissions).
         self.cashier_view: CashierView | None = None
@@ -269,6 +276,8 @@ class MainWindow(QMainWindow):
             self.inspections_view.load()  # requests come in from every workstation
         if widget is self.bonds_view or widget is self.deposits_view:
             widget.load()  # the watch and the refund queue move with the day
+        if widget is self.licensing_view:
+            self.licensing_view.load()  # licences expire and vacate dates pass with the day
         for money_view in (self.cashier_view, self.treasurer_view):
             if money_view is not None and widget is money_view:
                 money_view.load()  # other workstations take payments and close drawers too

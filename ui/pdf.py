@@ -6,13 +6,22 @@ goes to the Council.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import ClassVar
 
 from PySide6.QtCore import QPoint, QPointF, QRect, QSize, Qt
 from PySide6.QtGui import QKeySequence, QPainter, QShortcut
 from PySide6.QtPdf import QPdfDocument
 from PySide6.QtPdfWidgets import QPdfView
 from PySide6.QtPrintSupport import QPrintDialog, QPrinter
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QDialog,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 # Pages go to the printer as images; 300 dots per inch is print quality, and a letter page at
 # 300 dpi is 2550 x 3300 pixels (about 34 MB), where the printer's 1200 dpi would be 540 MB.
@@ -194,3 +203,58 @@ def _paint_pages(document: QPdfDocument, printer: QPrinter, pages: range) -> int
     finally:
         painter.end()
     return sent
+
+
+class PdfWindow(QDialog):
+    """A document just written (a receipt, a permit card, a notice), shown in the app with Print
+    (Ctrl+P), Open in the PDF viewer and Close (Esc). Not modal: the counter keeps working."""
+
+    # The windows open: Python keeps a window without a parent alive until it is closed.
+    showing: ClassVar[set[PdfWindow]] = set()
+
+    def __init__(self, parent: QWidget | None, path: Path, title: str) -> None:
+        super().__init__(parent)
+        self.path = path
+        self.setWindowTitle(title)
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.preview = PdfPreview(self)
+        self.preview.show_pdf(path)  # PdfError: no window
+        PdfWindow.showing.add(self)
+        self.finished.connect(lambda _result: PdfWindow.showing.discard(self))
+        self.status = QLabel(self)
+        self.status.setObjectName("noteText")
+        self.print_button = QPushButton("&Print…", self)
+        self.print_button.setDefault(True)
+        self.print_button.setToolTip("Ctrl+P")
+        self.print_button.clicked.connect(self.print_document)
+        self.open_button = QPushButton("&Open in PDF viewer", self)
+        self.open_button.clicked.connect(self.open_outside)
+        close = QPushButton("Close", self)
+        close.clicked.connect(self.close)
+        QShortcut(QKeySequence.StandardKey.Print, self).activated.connect(self.print_document)
+        buttons = QHBoxLayout()
+        buttons.addWidget(QLabel(str(path), self), 1)
+        buttons.addWidget(self.print_button)
+        buttons.addWidget(self.open_button)
+        buttons.addWidget(close)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.preview, 1)
+        layout.addWidget(self.status)
+        layout.addLayout(buttons)
+        self.resize(760, 900)
+
+    def print_document(self) -> int:
+        try:
+            sent = print_pdf(self, self.path)
+        except PdfError as e:
+            self.status.setText(f"Not printed: {e}.")
+            return 0
+        if sent:
+            self.status.setText(f"Sent {sent} page{'s' if sent != 1 else ''} to the printer.")
+        return sent
+
+    def open_outside(self) -> None:
+        from ui import dialogs
+
+        if not dialogs.open_file(self.path):
+            self.status.setText(f"No program on this computer opens {self.path.name}.")

@@ -132,6 +132,9 @@ class RefundGround(StrEnum):
     WITHDRAWN = "withdrawn"
     DENIED = "denied"
     OVERPAYMENT = "overpayment"
+    # 15.1.43: a street deposit returned on the City Engineer's order, out of the liability
+    # account (desk/services/sureties.py refund_deposit), not a fee refunded by refund_decision.
+    STREET_DEPOSIT = "street_deposit"
 
     @property
     def label(self) -> str:
@@ -141,6 +144,7 @@ class RefundGround(StrEnum):
             "withdrawn": "Application withdrawn before issuance",
             "denied": "Application denied",
             "overpayment": "Overpayment",
+            "street_deposit": "Street deposit returned on the City Engineer's order (15.1.43)",
         }[self.value]
 
 
@@ -601,6 +605,15 @@ class RefundCase:
 def refund_decision(case: RefundCase, rules: RefundRules) -> RefundDecision:
     g = case.ground
     paid = _money(case.fees_paid)
+    if g is RefundGround.STREET_DEPOSIT:
+        return RefundDecision(
+            g,
+            ZERO,
+            ZERO,
+            "A street deposit is returned on the City Engineer's order from the Deposits "
+            "section, not refunded with the fees (15.1.43).",
+            "15.1.43",
+        )
     if g is RefundGround.OVERPAYMENT:
         excess = _money(case.excess_paid)
         if excess <= 0:
@@ -792,6 +805,22 @@ class AccountInfo:
     purpose: AccountPurpose = AccountPurpose.NONE
 
 
+# The reconciliation's GL account lines as the Treasurer screen, the PDF and the workbook list
+# them: the account, then AccountLine.amounts.
+ACCOUNT_LINE_HEADINGS = (
+    "Account",
+    "Name",
+    "Kind",
+    "Opening",
+    "Receipts",
+    "Voids",
+    "Returned",
+    "Refunds",
+    "Transfers",
+    "Closing",
+)
+
+
 @dataclass(frozen=True)
 class AccountLine:
     """One GL account over the period: opening + movements = closing (signed, + = held)."""
@@ -810,6 +839,19 @@ class AccountLine:
     @property
     def movement(self) -> Decimal:
         return _money(self.receipts + self.voids + self.nsf + self.refunds + self.transfers)
+
+    @property
+    def amounts(self) -> tuple[Decimal, ...]:
+        """Opening, the movements and closing, in the order of ACCOUNT_LINE_HEADINGS[3:]."""
+        return (
+            self.opening,
+            self.receipts,
+            self.voids,
+            self.nsf,
+            self.refunds,
+            self.transfers,
+            self.closing,
+        )
 
     @property
     def balances(self) -> bool:

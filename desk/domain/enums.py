@@ -16,8 +16,16 @@ class PermitClass(StrEnum):
 
     @property
     def blds(self) -> str:
-        """BLDS PermitClassMapped: Residential or Commercial (agricultural is non-residential)."""
-        return "Residential" if self is PermitClass.RESIDENTIAL else "Commercial"
+        """BLDS PermitClassMapped. The specification (BLDS 1.2, Core Permits Dataset
+        Requirements, github.com/open-data-standards/permitdata.org/wiki; copy read in
+        cityofasheville/bedrock documentation/development/Core-Permits-Dataset-Requirements.md)
+        lists exactly two values:
+            Residential       "(Single Family/Duplex)"
+            Non-Residential   "(Commercial, Industrial, Institutional)"
+        (the words in parentheses explain the value; published BLDS data such as Seattle's
+        carries "Residential" and "Non-Residential"). Our residential class is the one- and
+        two-family class; commercial and agricultural buildings are non-residential."""
+        return "Residential" if self is PermitClass.RESIDENTIAL else "Non-Residential"
 
 
 class WorkClass(StrEnum):
@@ -35,15 +43,20 @@ class WorkClass(StrEnum):
 
     @property
     def blds(self) -> str:
-        """BLDS WorkClassMapped."""
+        """BLDS WorkClassMapped. The specification (BLDS 1.2, Core Permits Dataset
+        Requirements; source as for PermitClass.blds) lists exactly two values:
+            New, Existing
+        Additions, alterations, repairs, razing and moving all work on an existing building.
+        "other" (occupancy permits, erosion control, solid fill, street openings) says nothing
+        about whether the property is new or existing: "" (the spec has no value for it)."""
         return {
             "new": "New",
-            "addition": "Addition",
-            "alteration": "Alteration",
-            "repair": "Repair",
-            "raze": "Demolition",
-            "move": "Other",
-            "other": "Other",
+            "addition": "Existing",
+            "alteration": "Existing",
+            "repair": "Existing",
+            "raze": "Existing",
+            "move": "Existing",
+            "other": "",
         }[self.value]
 
 
@@ -88,19 +101,30 @@ _STATUS_LABELS = {
     PermitStatus.VOID: "Void",
 }
 
+# BLDS StatusCurrentMapped. The specification (BLDS 1.2, Core Permits Dataset Requirements,
+# github.com/open-data-standards/permitdata.org/wiki/Core-Permits-Dataset-Requirements; copy read
+# in cityofasheville/bedrock documentation/development/Core-Permits-Dataset-Requirements.md)
+# lists exactly these values:
+#   Application Accepted, Fees/Payment, In Review, Permit Issued, Inspection Phase,
+#   Permit Finaled, Permit Finaled with Conditions, Occupancy, Appeal, Permit Cancelled
+# It has none for a draft (never exported), an expired permit (ExpiresDate says so) or a denied
+# application: those map to "". An approved application waits for its fees to be paid before it
+# is issued (desk/services/issuance.py): Fees/Payment. A permit held by a stop-work order is still
+# in its inspection phase (HoldDate gives the day it was held). A withdrawn application, a
+# revoked and a voided permit are cancelled (VoidDate gives the void's day).
 _STATUS_BLDS = {
-    PermitStatus.DRAFT: "Application Accepted",
+    PermitStatus.DRAFT: "",
     PermitStatus.APPLIED: "Application Accepted",
     PermitStatus.IN_REVIEW: "In Review",
-    PermitStatus.APPROVED: "Application Accepted",
+    PermitStatus.APPROVED: "Fees/Payment",
     PermitStatus.ISSUED: "Permit Issued",
     PermitStatus.WORK_STARTED: "Inspection Phase",
-    PermitStatus.ON_HOLD: "On Hold",
+    PermitStatus.ON_HOLD: "Inspection Phase",
     PermitStatus.COMPLETED: "Permit Finaled",
-    PermitStatus.EXPIRED: "Permit Expired",
+    PermitStatus.EXPIRED: "",
     PermitStatus.REVOKED: "Permit Cancelled",
-    PermitStatus.WITHDRAWN: "Application Withdrawn",
-    PermitStatus.DENIED: "Application Denied",
+    PermitStatus.WITHDRAWN: "Permit Cancelled",
+    PermitStatus.DENIED: "",
     PermitStatus.VOID: "Permit Cancelled",
 }
 

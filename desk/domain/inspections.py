@@ -43,7 +43,9 @@ from desk.fees.engine import QuoteItem
 
 RESOURCE = "inspection_types.toml"
 
-# BLDS InspTypeMapped: the list of values in the specification's Appendix A.
+# BLDS InspTypeMapped: the list of values in the specification's Appendix A (BLDS 1.2,
+# github.com/open-data-standards/permitdata.org/wiki/Appendix-A; copy read in
+# cityofasheville/bedrock documentation/development/Appendix-A.md), all 42, spelled as there.
 BLDS_INSP_TYPES = (
     "Set Backs", "Temp Power", "Footings & Forms", "Foundation", "Rough Frame", "Frame",
     "Floor Deck", "Roof Deck", "Partial/Temp Building Final", "Building Final", "Fire Final",
@@ -100,6 +102,9 @@ _RESULT_LABELS = {
     Result.CANCELLED: "Cancelled",
     Result.OK_FOR_SERVICE: "OK for service",
 }
+# BLDS ResultMapped: exactly Passed, Rejected, Partial, Cancelled, OK for Service (BLDS 1.2,
+# Optional Inspections Dataset Requirements, github.com/open-data-standards/permitdata.org/wiki/
+# Optional-Inspections-Dataset-Requirements). Every Result has one.
 _RESULT_BLDS = {
     Result.PASSED: "Passed",
     Result.PARTIAL: "Partial",

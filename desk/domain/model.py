@@ -33,6 +33,7 @@ from desk.domain.enums import (
     WorkClass,
 )
 from desk.domain.inspections import Result as InspectionResult
+from desk.domain.licensing import Outcome as CondemnationOutcome
 from desk.domain.sureties import BondKind, BondPurpose, BondScope, BondStatus, CoverageKind
 
 
@@ -736,6 +737,70 @@ class SuretyFacts:
     plan_commission_bond_amount: Decimal | None = None
     restoration_bond_amount: Decimal | None = None
     deposit_amount: Decimal | None = None
+    by_user_id: int | None = None
+    at: datetime | None = None
+    id: int | None = None
+
+
+# --- City licences and condemnations (issue 8 gaps): db/orm.py maps these; desk/domain/licensing.py
+# holds the rules.
+
+
+@dataclass(eq=False, kw_only=True)
+class CityLicence:
+    """A City electrical licence (15.1.75), numbered "EL-YYYY-NNNN", resting on the state
+    credential named here as it stood on the day of the grant; its revocation upon a complaint
+    heard by the Common Council (15.1.78) is recorded on the same row."""
+
+    municipality_id: int
+    number: str
+    party_id: int
+    licensee: str  # the name as granted and printed
+    trade: str  # "electrical"
+    credential_kind: CredentialKind
+    credential_number: str
+    granted_on: date
+    expires_on: date
+    credential_expires_on: date | None = None
+    fee_note: str = ""
+    complaint_on: date | None = None  # 15.1.78(a): filed with the City Clerk
+    complaint: str = ""  # its basis, which the notice specifies (15.1.78(b))
+    hearing_on: date | None = None  # before the Common Council, within 30 days (15.1.78(b))
+    notice_on: date | None = None  # written notice, not less than 5 days before the hearing
+    notified: str = ""  # to whom: the licensee and the employer
+    finding_on: date | None = None
+    disqualified: bool | None = None  # the Council's finding; None: none yet
+    council_finding: str = ""
+    revoked_on: date | None = None  # 15.1.78(c): by the Electrical Inspector
+    revoked_by_id: int | None = None
+    by_user_id: int | None = None
+    at: datetime | None = None
+    id: int | None = None
+
+
+@dataclass(eq=False, kw_only=True)
+class Condemnation:
+    """A dwelling or dwelling unit condemned as unfit for human habitation and placarded
+    (Hudson 140 B), to be vacated by `vacate_by` (C), reoccupied only on written approval with
+    the placard removed (D); the record 15.1.6(c) keeps. A condemnation need not have a permit."""
+
+    municipality_id: int
+    address: str
+    grounds: list[str]  # desk.domain.licensing.Ground values
+    reasons: str
+    condemned_on: date
+    vacate_by: date
+    parcel_id: int | None = None
+    permit_id: int | None = None
+    dwelling_unit: str = ""
+    placarded_on: date | None = None
+    notified: str = ""  # the owner and occupants notified: who, how, when
+    vacated_on: date | None = None
+    outcome: CondemnationOutcome = CondemnationOutcome.OPEN
+    outcome_on: date | None = None
+    placard_removed_on: date | None = None
+    approval_note: str = ""  # the written approval to reoccupy (Hudson 140 D)
+    outcome_note: str = ""
     by_user_id: int | None = None
     at: datetime | None = None
     id: int | None = None

@@ -29,6 +29,7 @@ from enum import StrEnum
 from desk.domain.cashiering import act_211_deadline
 from desk.domain.enums import PermitClass, PermitStatus, WorkClass
 from desk.domain.kinds import TRADES, PermitKind
+from desk.domain.licensing import LICENCE_TRADES, CondemnationLine, LicenceLine
 from desk.errors import ValidationError
 
 ZERO = Decimal("0.00")
@@ -325,6 +326,42 @@ class TurnoverLine:
 
 
 @dataclass(frozen=True)
+class LicenceCount:
+    """City licences granted in one trade in the four periods the monthly report compares
+    (15.1.74(b): "licenses and permits granted"); the licences are desk.domain.licensing's."""
+
+    trade: str
+    month: int = 0
+    last_year: int = 0  # the same month last year
+    ytd: int = 0
+    ytd_last_year: int = 0
+
+    @property
+    def label(self) -> str:
+        return trade_label(self.trade)
+
+
+def licence_trades(trade: str | None) -> tuple[str, ...]:
+    """The licensed trades a report of `trade` (None: every trade) shows licences for."""
+    return LICENCE_TRADES if trade is None else tuple(t for t in LICENCE_TRADES if t == trade)
+
+
+@dataclass(frozen=True)
+class LicensingSection:
+    """The annual report's City licences granted and revoked (15.1.74(b), 15.1.78) and the
+    dwellings condemned (15.1.6(c): "all removal and condemnation of buildings"), each with its
+    outcome as of the year's last day. `recorded` is False on a database without the registers
+    (revision 0011); the `show_` flags say which parts the report's trade includes."""
+
+    recorded: bool
+    condemnations: tuple[CondemnationLine, ...] = ()
+    licences_granted: tuple[LicenceLine, ...] = ()
+    licences_revoked: tuple[LicenceLine, ...] = ()
+    show_condemnations: bool = True
+    show_licences: bool = True
+
+
+@dataclass(frozen=True)
 class MonthlyReport:
     heading: Heading
     year: int
@@ -335,6 +372,10 @@ class MonthlyReport:
     rows: tuple[TradeActivity, ...]
     permits_granted: tuple[PermitLine, ...]
     turnovers: tuple[TurnoverLine, ...]
+    # City licences granted (15.1.74(b)): a row per licensed trade the report covers (none for
+    # a trade the City does not license), and the month's licences.
+    licences: tuple[LicenceCount, ...] = ()
+    licences_granted: tuple[LicenceLine, ...] = ()
 
     @property
     def total(self) -> TradeActivity:
@@ -563,6 +604,7 @@ class AnnualReport:
     sureties: SuretySection
     register: tuple[PermitLine, ...]  # every permit issued in the year
     voided: int = 0  # permits issued in the year and voided since
+    licensing: LicensingSection = field(default_factory=lambda: LicensingSection(False))
 
     @property
     def title(self) -> str:
@@ -619,8 +661,11 @@ def classes_of(items: Iterable[tuple[PermitClass, int, Decimal]]) -> tuple[Class
 # --------------------------------------------------------------------------- buildings erected
 
 # Kinds of new work that are not a building of their own: the footing-and-foundation early start
-# is followed by the dwelling's own permit (counting both would count the house twice).
-NOT_A_BUILDING = frozenset({"RES-EARLY-START"})
+# is followed by the dwelling's own permit (counting both would count the house twice); pools and
+# hot tubs, and the commercial special structures (towers, antennas, tents, pools), are
+# structures, not buildings. Accessory structures (garages, sheds, and also decks and porches)
+# are counted: the register tells them apart by their description.
+NOT_A_BUILDING = frozenset({"RES-EARLY-START", "RES-POOL", "COM-SPECIAL"})
 
 
 def is_building_erected(kind: PermitKind) -> bool:
@@ -632,11 +677,29 @@ def is_building_erected(kind: PermitKind) -> bool:
     )
 
 
+# The building code's construction types in words (IBC ch. 6, adopted by SPS 361-366).
+CONSTRUCTION_WORDS = {
+    "I": "fire-resistive",
+    "II": "noncombustible",
+    "III": "masonry walls, wood inside",
+    "IV": "heavy timber",
+    "V": "wood frame",
+}
+
+
 def materials(construction_type: str, work_details: Mapping[str, str] | None) -> str:
     """'the kind of materials used' (15.1.6(c)): the construction type of the building code,
     and for dwellings the SBD-5823's walls and construction."""
     details = work_details or {}
-    parts = [f"Type {construction_type}"] if construction_type else []
+    parts = []
+    if construction_type:
+        # The SBD-5823's walls say it better when the applicant answered them.
+        words = (
+            ""
+            if details.get("sbd_walls")
+            else CONSTRUCTION_WORDS.get(construction_type.split("-")[0])
+        )
+        parts.append(f"Type {construction_type}" + (f" ({words})" if words else ""))
     parts += [details[k] for k in ("sbd_walls", "sbd_construction") if details.get(k)]
     return ", ".join(parts)
 
@@ -666,9 +729,16 @@ C404_LABELS = {
 DEFAULT_HIGH_VALUE = Decimal(1_000_000)
 HIGH_VALUE_SETTING = "c404_high_value"
 
-# Owners whose names say they are a government or a housing authority: their housing is
-# publicly owned, which Form C-404 leaves out. A permit may also say so in its work facts
-# (work_details["ownership"] = "public").
+# Who owns the building, as the intake form records it in the permit's work facts:
+# work_details[OWNERSHIP] = PUBLIC ("Owner is a government body or public housing authority") or
+# PRIVATE. Form C-404 counts new privately owned housing only; publicly owned housing is left
+# off (the agency reports it).
+OWNERSHIP = "ownership"
+PUBLIC = "public"
+PRIVATE = "private"
+
+# Owners whose names say they are a government or a housing authority: without an answer on the
+# permit, their housing is taken to be publicly owned.
 _PUBLIC_OWNER = re.compile(
     r"^(city|village|town|county|state) of\b|\bhousing authority\b|\bschool district\b|"
     r"\bunited states\b|\bu\.s\. department\b",
@@ -676,10 +746,25 @@ _PUBLIC_OWNER = re.compile(
 )
 
 
+def ownership_answer(work_details: Mapping[str, str] | None) -> str:
+    """PUBLIC, PRIVATE, or "" when the permit does not say."""
+    answer = (work_details or {}).get(OWNERSHIP, "").strip().lower()
+    return answer if answer in (PUBLIC, PRIVATE) else ""
+
+
+def name_looks_public(name: str) -> bool:
+    """Whether an owner's name says it is a government or a housing authority."""
+    return bool(_PUBLIC_OWNER.search(name or ""))
+
+
 def publicly_owned(owner_names: Iterable[str], work_details: Mapping[str, str] | None) -> bool:
-    if (work_details or {}).get("ownership", "").strip().lower() == "public":
-        return True
-    return any(_PUBLIC_OWNER.search(name or "") for name in owner_names)
+    """The permit's own answer wins either way (a 'private' answer overrides an owner name that
+    looks public, a 'public' one an owner name that looks private); without one, the owners'
+    names decide."""
+    answer = ownership_answer(work_details)
+    if answer:
+        return answer == PUBLIC
+    return any(name_looks_public(name) for name in owner_names)
 
 
 def c404_row(units: int) -> C404Row:
@@ -950,9 +1035,19 @@ def check_filed_on(issued_on: date | None, filed_on: date, today: date) -> None:
 
 # --------------------------------------------------------------------------- BLDS vocabularies
 
-# BLDS PermitTypeMapped (Building, Demolition, Electrical, Mechanical, Plumbing, Roof, Fence,
-# Grading, Pool/Spa): by kind where the kind says more than its trade, else by trade. Kinds no
-# value fits (address numbers, sidewalks, street privileges) are left empty.
+# The vocabularies are those of BLDS 1.2 (Building & Land Development Specification), read in its
+# wiki (github.com/open-data-standards/permitdata.org/wiki: Core-Permits-Dataset-Requirements,
+# Optional-Inspections-Dataset-Requirements, Optional-Contractor-Dataset-Requirements,
+# Appendix-A) through the copy in cityofasheville/bedrock documentation/development/*.md.
+# PermitClassMapped, WorkClassMapped and StatusCurrentMapped live with their enums
+# (desk/domain/enums.py), InspTypeMapped and ResultMapped with the inspections
+# (desk/domain/inspections.py, resources/inspection_types.toml).
+#
+# BLDS PermitTypeMapped, exactly: Building, Demolition, Electrical, Mechanical, Plumbing, Roof,
+# Fence, Grading, Pool/Spa. By kind where the kind says more than its trade, else by trade.
+# "Roofing, siding, fencing" (RES-OTHER) is one kind for three kinds of work: Building. Kinds no
+# value fits (address numbers, sidewalks, curb and gutter, street privileges: trade "other") map
+# to "" (the spec has no value for them).
 BLDS_PERMIT_TYPE_BY_KIND = {
     "RAZE": "Demolition",
     "RES-POOL": "Pool/Spa",
@@ -967,8 +1062,10 @@ BLDS_PERMIT_TYPE_BY_TRADE = {
     "hvac": "Mechanical",
     "erosion": "Grading",
 }
-# BLDS ContractorTradeMapped (General, Electrical, Mechanical, Plumbing, Architecture,
-# Engineering, Masonry, Sign, Tent), by the contractor's role on the permit.
+# BLDS ContractorTradeMapped (core permits dataset), exactly: General, Electrical, Mechanical,
+# Plumbing, Architecture, Engineering, Masonry, Sign, Tent. The contractor dataset's
+# ContractorTradeMapped2 lists only General, Electrical, Mechanical, Plumbing, Architecture,
+# Engineering. By the contractor's role on the permit, every role within both lists.
 BLDS_CONTRACTOR_TRADE = {
     "contractor": "General",
     "electrician": "Electrical",

@@ -1082,6 +1082,65 @@ def _last_payer(uow: UnitOfWork, permit_id: int) -> str:
     return ""
 
 
+def _refund_out_of(
+    uow: UnitOfWork,
+    clock: Clock,
+    actor: Actor,
+    account: GlAccount,
+    ground: RefundGround,
+    amount: Decimal,
+    check_number: str,
+    check_date: date,
+    *,
+    payer_name: str,
+    reason: str,
+    section: str = "",
+    kept: Decimal = ZERO,
+    payer_party_id: int | None = None,
+    permit_id: int | None = None,
+    code: str = "",
+) -> Refund:
+    """The treasurer's check paying `amount` back out of a liability account (a payer's credits
+    held, a street deposit held): the Refund row, which goes with the next turnover, and the GL
+    entry taking the money out of `account`. The caller writes what else goes with it and
+    commits."""
+    assert account.id is not None
+    today, now = clock.today(), clock.now()
+    row = Refund(
+        municipality_id=account.municipality_id,
+        ground=ground,
+        amount=amount,
+        kept=kept,
+        reason=reason,
+        section=section,
+        check_number=check_number,
+        check_date=check_date,
+        day=today,
+        at=now,
+        payer_name=payer_name,
+        payer_party_id=payer_party_id,
+        permit_id=permit_id,
+        by_user_id=actor.user_id,
+    )
+    uow.cash.add(row)
+    uow.flush()
+    assert row.id is not None
+    uow.cash.add(
+        GlEntry(
+            municipality_id=account.municipality_id,
+            day=today,
+            at=now,
+            source=EntrySource.REFUND,
+            account_id=account.id,
+            amount=-amount,
+            code=code,
+            permit_id=permit_id,
+            refund_id=row.id,
+        )
+    )
+    return row
+
+
 def refund_credit(
     uow: UnitOfWork,
     clock: Clock,
@@ -1115,35 +1174,18 @@ def refund_credit(
                 f"{name or 'the payer'} has {format_money(held)} of credit, less than "
                 f"{format_money(amount)}",
             )
-        credits = ledger.with_purpose(AccountPurpose.CREDITS_HELD)
-        assert credits.id is not None
-        row = Refund(
-            municipality_id=municipality_id,
-            ground=RefundGround.OVERPAYMENT,
-            amount=amount,
-            kept=ZERO,
-            reason=f"Credit on account refunded to {name}.",
-            section="",
-            check_number=number,
-            check_date=check_date,
-            day=today,
-            at=now,
+        row = _refund_out_of(
+            uow,
+            clock,
+            actor,
+            ledger.with_purpose(AccountPurpose.CREDITS_HELD),
+            RefundGround.OVERPAYMENT,
+            amount,
+            number,
+            check_date,
             payer_name=name,
+            reason=f"Credit on account refunded to {name}.",
             payer_party_id=payer_party_id,
-            by_user_id=actor.user_id,
-        )
-        uow.cash.add(row)
-        uow.flush()
-        uow.cash.add(
-            GlEntry(
-                municipality_id=municipality_id,
-                day=today,
-                at=now,
-                source=EntrySource.REFUND,
-                account_id=credits.id,
-                amount=-amount,
-                refund_id=row.id,
-            )
         )
         uow.cash.add(
             PayerCredit(
@@ -1700,9 +1742,6 @@ def transmittal(uow: UnitOfWork, turnover_id: int) -> Transmittal:
 # --- street deposits (issue 6): the liability account's money going out -------------------------
 
 DEPOSIT_CODE = "DEPOSIT-STREET"  # the fee item of a street deposit (15.1.43), booked to a liability
-# The account a Council retention moves money to, created on first use when the municipality's
-# accounts have none by this name (resources/surety_requirements.toml `retained_to`).
-RETAINED_ACCOUNT_NUMBER = "100-46710"
 
 
 def deposit_held(uow: UnitOfWork, permit_id: int) -> Decimal:
@@ -1713,6 +1752,28 @@ def deposit_held(uow: UnitOfWork, permit_id: int) -> Decimal:
     held = ledger.with_purpose(AccountPurpose.DEPOSITS_HELD)
     entries = uow.cash.find(GlEntry, permit_id=permit_id, account_id=held.id)
     return sum((e.amount for e in entries), ZERO)
+
+
+def _deposit_leaving(
+    uow: UnitOfWork, permit_id: int, amount: Decimal, what: str
+) -> tuple[Municipality, _Ledger, GlAccount]:
+    """The permit's street deposit about to leave the liability account (by the clerk's check
+    or a Council retention), under the cashiering lock: the municipality, its ledger and the
+    account. RuleViolation when the account holds less than `amount` for the permit (`what`:
+    "to return", "retained")."""
+    permit = _permit(uow, permit_id)
+    uow.cash.lock(permit.municipality_id)
+    muni = _municipality(uow, permit.municipality_id)
+    ledger = _ledger(uow, muni)
+    held = ledger.with_purpose(AccountPurpose.DEPOSITS_HELD)
+    assert held.id is not None
+    have = deposit_held(uow, permit_id)
+    if amount > have:
+        raise RuleViolation(
+            f"{held.name} holds {format_money(have)} for {permit_label(permit)}, less than the "
+            f"{format_money(amount)} {what}."
+        )
+    return muni, ledger, held
 
 
 def return_deposit_within(
@@ -1734,48 +1795,22 @@ def return_deposit_within(
     check_amount(amount)
     number = _check_refund_check(check_number, check_date)
     today, now = clock.today(), clock.now()
-    permit = _permit(uow, permit_id)
-    uow.cash.lock(permit.municipality_id)
-    ledger = _ledger(uow, _municipality(uow, permit.municipality_id))
-    held = ledger.with_purpose(AccountPurpose.DEPOSITS_HELD)
-    assert held.id is not None
-    have = deposit_held(uow, permit_id)
-    if amount > have:
-        raise RuleViolation(
-            f"{held.name} holds {format_money(have)} for {permit_label(permit)}, less than the "
-            f"{format_money(amount)} to return."
-        )
-    # RefundGround has no value of its own for a deposit: the row says what it is in its reason
-    # and section (15.1.43), and the ledger entry books it to the liability account.
-    row = Refund(
-        municipality_id=permit.municipality_id,
-        ground=RefundGround.OVERPAYMENT,
-        amount=amount,
-        kept=retained,
+    _, _, held = _deposit_leaving(uow, permit_id, amount, "to return")
+    row = _refund_out_of(
+        uow,
+        clock,
+        actor,
+        held,
+        RefundGround.STREET_DEPOSIT,
+        amount,
+        number,
+        check_date,
+        payer_name=payee,
         reason=reason,
         section="15.1.43",
-        check_number=number,
-        check_date=check_date,
-        day=today,
-        at=now,
-        payer_name=payee,
+        kept=retained,
         permit_id=permit_id,
-        by_user_id=actor.user_id,
-    )
-    uow.cash.add(row)
-    uow.flush()
-    uow.cash.add(
-        GlEntry(
-            municipality_id=permit.municipality_id,
-            day=today,
-            at=now,
-            source=EntrySource.REFUND,
-            account_id=held.id,
-            amount=-amount,
-            code=DEPOSIT_CODE,
-            permit_id=permit_id,
-            refund_id=row.id,
-        )
+        code=DEPOSIT_CODE,
     )
     uow.cash.add(
         FeeAdjustment(
@@ -1796,49 +1831,57 @@ def return_deposit_within(
     return row.id
 
 
+def _shipped_account_added(
+    uow: UnitOfWork, muni: Municipality, ledger: _Ledger, name: str
+) -> GlAccount:
+    """The account named `name` as resources/gl_accounts.toml ships it, added to a database
+    whose accounts were loaded from an older file (the file is loaded only into a municipality
+    that has no accounts yet, see _ledger)."""
+    try:
+        shipped = shipped_ledger(muni.key).accounts
+    except ValueError:
+        shipped = ()
+    wanted = next((a for a in shipped if a.name.casefold() == name.casefold()), None)
+    if wanted is None or wanted.number in ledger.by_number:
+        taken = f" and {wanted.number} is taken" if wanted is not None else ""
+        raise RuleViolation(
+            f"No GL account is named '{name}'{taken}; an administrator adds the account "
+            "(Administration → GL accounts)."
+        )
+    assert muni.id is not None
+    account = GlAccount(
+        municipality_id=muni.id,
+        number=wanted.number,
+        name=wanted.name,
+        kind=wanted.kind,
+        purpose=wanted.purpose,
+    )
+    uow.cash.add(account)
+    uow.flush()
+    return account
+
+
 def retain_deposit_within(
     uow: UnitOfWork, clock: Clock, permit_id: int, amount: Decimal, account_name: str
 ) -> str:
     """The Common Council keeps `amount` of a street deposit to pay the cost of completing the
     work (15.1.43): a transfer from the liability account to the account named `account_name`
-    (created on first use). No money leaves the treasury. Inside the caller's open unit of work;
-    returns the account's number."""
+    (resources/gl_accounts.toml ships it; added here to an older database that lacks it). No
+    money leaves the treasury. Inside the caller's open unit of work; returns the account's
+    number."""
     check_amount(amount)
     today, now = clock.today(), clock.now()
-    permit = _permit(uow, permit_id)
-    uow.cash.lock(permit.municipality_id)
-    muni = _municipality(uow, permit.municipality_id)
-    ledger = _ledger(uow, muni)
-    held = ledger.with_purpose(AccountPurpose.DEPOSITS_HELD)
-    assert held.id is not None
-    have = deposit_held(uow, permit_id)
-    if amount > have:
-        raise RuleViolation(
-            f"{held.name} holds {format_money(have)} for {permit_label(permit)}, less than the "
-            f"{format_money(amount)} retained."
-        )
+    muni, ledger, held = _deposit_leaving(uow, permit_id, amount, "retained")
     target = next(
         (a for a in ledger.by_id.values() if a.name.casefold() == account_name.casefold()), None
     )
     if target is None:
-        if RETAINED_ACCOUNT_NUMBER in ledger.by_number:
-            raise RuleViolation(
-                f"No GL account is named '{account_name}' and {RETAINED_ACCOUNT_NUMBER} is taken; "
-                "an administrator adds the account (Administration → GL accounts)."
-            )
-        target = GlAccount(
-            municipality_id=permit.municipality_id,
-            number=RETAINED_ACCOUNT_NUMBER,
-            name=account_name,
-            kind=AccountKind.REVENUE,
-        )
-        uow.cash.add(target)
-        uow.flush()
-    assert target.id is not None
+        target = _shipped_account_added(uow, muni, ledger, account_name)
+    assert held.id is not None and target.id is not None
     for account_id, signed in ((held.id, -amount), (target.id, amount)):
         uow.cash.add(
             GlEntry(
-                municipality_id=permit.municipality_id,
+                municipality_id=held.municipality_id,
                 day=today,
                 at=now,
                 source=EntrySource.TRANSFER,

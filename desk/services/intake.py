@@ -2,7 +2,8 @@
 make, and the small services the counter needs (recording a parcel's house number).
 
 The per-kind data lives in resources/intake_fees.toml; the functions here are pure except
-`record_house_number`, which is a service (role check, audit through the unit of work).
+`record_house_number` and `record_ownership`, which are services (role check, audit through the
+unit of work).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from desk.domain.enums import PartyRole
 from desk.domain.kinds import PermitKind, kind_by_code
 from desk.domain.model import Actor
 from desk.domain.permissions import Permission, require
+from desk.domain.reports import OWNERSHIP, PRIVATE, PUBLIC
 from desk.errors import NotFound, ValidationError
 from desk.fees.engine import QuoteItem, QuoteRequest
 from desk.services.uow import UnitOfWork
@@ -245,4 +247,27 @@ def record_house_number(
                 "house number", f"the parcel already has house number {parcel.house_number}"
             )
         parcel.house_number = number
+        uow.commit()
+
+
+def record_ownership(
+    uow: UnitOfWork, clock: Clock, actor: Actor, permit_id: int, ownership: str
+) -> None:
+    """Record, or correct, who owns the building: PUBLIC (a government body or public housing
+    authority) or PRIVATE, in the permit's work facts (work_details[OWNERSHIP]) as the intake
+    form records it. Census Form C-404 counts new privately owned housing only; this answer wins
+    over what the owner's name suggests. The change is audited with the permit."""
+    require(actor, Permission.EDIT_PERMIT)
+    if ownership not in (PUBLIC, PRIVATE):
+        raise ValidationError("ownership", "say whether the owner is public or private")
+    with uow:
+        uow.act_as(actor.user_id, clock.now())
+        permit = uow.permits.get(permit_id)
+        if permit is None:
+            raise NotFound(f"permit #{permit_id} does not exist")
+        details = dict(permit.work_details or {})
+        if details.get(OWNERSHIP) == ownership:
+            return
+        details[OWNERSHIP] = ownership
+        permit.work_details = details  # a new dict: the change is seen and audited
         uow.commit()

@@ -14,10 +14,11 @@ retain_deposit_within).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from decimal import Decimal
+from typing import TypeVar
 
 from desk.clock import Clock
 from desk.domain.cashiering import AdjustmentSource, Allocation, Tender
@@ -86,6 +87,7 @@ from desk.domain.sureties import (
 from desk.errors import NotFound, PermissionDenied, RuleViolation, ValidationError
 from desk.money import CENT, format_money
 from desk.services import cashiering
+from desk.services.cashiering import permit_label
 from desk.services.lifecycle import permit_dates, term_end
 from desk.services.uow import UnitOfWork
 
@@ -134,13 +136,20 @@ def _municipality(uow: UnitOfWork, municipality_id: int) -> Municipality:
     return muni
 
 
-def _label(permit: Permit) -> str:
-    return f"permit {permit.number}" if permit.number else f"application #{permit.id}"
-
-
 def _user_name(uow: UnitOfWork, actor: Actor) -> str:
     user = uow.users.get(actor.user_id)
     return user.full_name if user is not None and user.full_name else actor.username
+
+
+_Row = TypeVar("_Row", BondRecord, InsuranceCertificateRecord, StreetDeposit)
+
+
+def _record(uow: UnitOfWork, cls: type[_Row], row_id: int, noun: str) -> _Row:
+    """A bond, certificate or deposit of the register by id (NotFound names it)."""
+    row = uow.sureties.get(cls, row_id)
+    if row is None:
+        raise NotFound(f"{noun} #{row_id} does not exist")
+    return row
 
 
 def _party(uow: UnitOfWork, party_id: int | None, field: str) -> Party | None:
@@ -691,36 +700,51 @@ def _fill_bond(uow: UnitOfWork, row: BondRecord, b: BondInput) -> None:
         row.permits += [BondPermit(permit_id=pid) for pid in want if pid not in have]
 
 
-def record_bond(uow: UnitOfWork, clock: Clock, actor: Actor, b: BondInput) -> int:
-    """A bond filed with the City, with the permits it covers (or a contractor's year)."""
+def _file(
+    uow: UnitOfWork,
+    clock: Clock,
+    actor: Actor,
+    municipality_id: int,
+    new_row: Callable[[], BondRecord | InsuranceCertificateRecord],
+) -> int:
+    """A bond or a certificate of insurance filed with the City, in one transaction: the row
+    `new_row` makes from the checked form (it runs inside the open unit of work). Returns the
+    row's id."""
     require(actor, Permission.MANAGE_PARTIES)
     with uow:
         uow.act_as(actor.user_id, clock.now())
-        _municipality(uow, b.municipality_id)
-        b = _check_bond(_named_principal(uow, b))
-        row = BondRecord(
-            municipality_id=b.municipality_id,
-            purpose=b.purpose,
-            kind=b.kind,
-            principal=b.principal,
-            obligee=b.obligee,
-            amount=b.amount,
-            effective_on=b.effective_on,
-            by_user_id=actor.user_id,
-            at=clock.now(),
-        )
-        _fill_bond(uow, row, b)
+        _municipality(uow, municipality_id)
+        row = new_row()
         uow.sureties.add(row)
         uow.commit()
         assert row.id is not None
         return row.id
 
 
+def record_bond(uow: UnitOfWork, clock: Clock, actor: Actor, b: BondInput) -> int:
+    """A bond filed with the City, with the permits it covers (or a contractor's year)."""
+
+    def new_row() -> BondRecord:
+        checked = _check_bond(_named_principal(uow, b))
+        row = BondRecord(
+            municipality_id=checked.municipality_id,
+            purpose=checked.purpose,
+            kind=checked.kind,
+            principal=checked.principal,
+            obligee=checked.obligee,
+            amount=checked.amount,
+            effective_on=checked.effective_on,
+            by_user_id=actor.user_id,
+            at=clock.now(),
+        )
+        _fill_bond(uow, row, checked)
+        return row
+
+    return _file(uow, clock, actor, b.municipality_id, new_row)
+
+
 def _bond(uow: UnitOfWork, bond_id: int) -> BondRecord:
-    row = uow.sureties.get(BondRecord, bond_id)
-    if row is None:
-        raise NotFound(f"bond #{bond_id} does not exist")
-    return row
+    return _record(uow, BondRecord, bond_id, "bond")
 
 
 def edit_bond(uow: UnitOfWork, clock: Clock, actor: Actor, bond_id: int, b: BondInput) -> None:
@@ -773,7 +797,7 @@ def link_bond(uow: UnitOfWork, clock: Clock, actor: Actor, bond_id: int, permit_
         row = _bond(uow, bond_id)
         permit = _permit(uow, permit_id)
         if permit.municipality_id != row.municipality_id:
-            raise ValidationError("permit", f"{_label(permit)} is not in this register")
+            raise ValidationError("permit", f"{permit_label(permit)} is not in this register")
         if row.scope is BondScope.CONTRACTOR_YEAR:
             raise RuleViolation(
                 f"{bond_view(row).title()} is an annual bond: it covers all of "
@@ -969,26 +993,27 @@ def _fill_certificate(
 def record_certificate(uow: UnitOfWork, clock: Clock, actor: Actor, c: CertificateInput) -> int:
     """A certificate of insurance filed with the City: a contractor's own or an association's
     on behalf of its members (15.1.38(b))."""
-    require(actor, Permission.MANAGE_PARTIES)
-    with uow:
-        uow.act_as(actor.user_id, clock.now())
-        _municipality(uow, c.municipality_id)
-        c = _check_certificate(_named_insured(uow, c))
+
+    def new_row() -> InsuranceCertificateRecord:
+        checked = _check_certificate(_named_insured(uow, c))
         row = InsuranceCertificateRecord(
-            municipality_id=c.municipality_id,
-            insured=c.insured,
-            insurer=c.insurer,
-            policy=c.policy,
-            effective_on=c.effective_on,
-            expires_on=c.expires_on,
+            municipality_id=checked.municipality_id,
+            insured=checked.insured,
+            insurer=checked.insurer,
+            policy=checked.policy,
+            effective_on=checked.effective_on,
+            expires_on=checked.expires_on,
             by_user_id=actor.user_id,
             at=clock.now(),
         )
-        _fill_certificate(uow, row, c)
-        uow.sureties.add(row)
-        uow.commit()
-        assert row.id is not None
-        return row.id
+        _fill_certificate(uow, row, checked)
+        return row
+
+    return _file(uow, clock, actor, c.municipality_id, new_row)
+
+
+def _certificate(uow: UnitOfWork, certificate_id: int) -> InsuranceCertificateRecord:
+    return _record(uow, InsuranceCertificateRecord, certificate_id, "certificate")
 
 
 def edit_certificate(
@@ -997,9 +1022,7 @@ def edit_certificate(
     require(actor, Permission.MANAGE_PARTIES)
     with uow:
         uow.act_as(actor.user_id, clock.now())
-        row = uow.sureties.get(InsuranceCertificateRecord, certificate_id)
-        if row is None:
-            raise NotFound(f"certificate #{certificate_id} does not exist")
+        row = _certificate(uow, certificate_id)
         c = _check_certificate(_named_insured(uow, c))
         _fill_certificate(uow, row, c)
         uow.commit()
@@ -1007,9 +1030,7 @@ def edit_certificate(
 
 def certificate_input(uow: UnitOfWork, certificate_id: int) -> CertificateInput:
     with uow:
-        row = uow.sureties.get(InsuranceCertificateRecord, certificate_id)
-        if row is None:
-            raise NotFound(f"certificate #{certificate_id} does not exist")
+        row = _certificate(uow, certificate_id)
         return CertificateInput(
             municipality_id=row.municipality_id,
             insured=row.insured,
@@ -1204,10 +1225,7 @@ class DepositInput:
 
 
 def _deposit(uow: UnitOfWork, deposit_id: int) -> StreetDeposit:
-    row = uow.sureties.get(StreetDeposit, deposit_id)
-    if row is None:
-        raise NotFound(f"deposit #{deposit_id} does not exist")
-    return row
+    return _record(uow, StreetDeposit, deposit_id, "deposit")
 
 
 def _charged(uow: UnitOfWork, permit_id: int) -> Decimal:
@@ -1276,7 +1294,7 @@ def record_deposit(uow: UnitOfWork, clock: Clock, actor: Actor, d: DepositInput)
         if open_rows:
             r = open_rows[0]
             raise RuleViolation(
-                f"{_label(permit).capitalize()} already has a street deposit of "
+                f"{permit_label(permit).capitalize()} already has a street deposit of "
                 f"{format_money(r.amount)} on file ({r.status.value.replace('_', ' ')})"
             )
         row = StreetDeposit(
@@ -1407,7 +1425,7 @@ def _view(uow: UnitOfWork, row: StreetDeposit) -> tuple[Deposit, Permit]:
     view = deposit_view(row, permit.completed_on, permit.number or "")
     if view is None:
         raise RuleViolation(
-            f"The street deposit of {format_money(row.amount)} for {_label(permit)} has not "
+            f"The street deposit of {format_money(row.amount)} for {permit_label(permit)} has not "
             "been paid yet"
         )
     return view, permit

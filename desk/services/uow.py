@@ -151,8 +151,9 @@ class InspectionRepository(Protocol):
     def certificates_for(self, permit_id: int) -> list[OccupancyCertificate]: ...
 
 
-class SuretyRepository(Protocol):
-    """Bonds, insurance certificates, street deposits and permits' surety facts (issue 6)."""
+class RowRepository(Protocol):
+    """Adds, gets and finds rows of any mapped class: registers with no queries of their own
+    (city licences and condemnations)."""
 
     def add(self, obj: object) -> None: ...
 
@@ -161,6 +162,10 @@ class SuretyRepository(Protocol):
     def find(self, cls: type[T], **equals: Any) -> list[T]:
         """Rows of `cls` whose fields equal the given values, oldest first."""
         ...
+
+
+class SuretyRepository(RowRepository, Protocol):
+    """Bonds, insurance certificates, street deposits and permits' surety facts (issue 6)."""
 
     def bonds_for_permit(self, permit_id: int) -> list[BondRecord]:
         """The bonds that name the permit among those they cover."""
@@ -213,6 +218,7 @@ class UnitOfWork(Protocol):
     cash: CashRepository
     inspections: InspectionRepository
     sureties: SuretyRepository
+    registers: RowRepository  # city licences and condemnations
 
     def __enter__(self) -> UnitOfWork: ...
 

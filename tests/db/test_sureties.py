@@ -15,7 +15,13 @@ import pytest
 
 from db.database import Database
 from desk.clock import FixedClock
-from desk.domain.cashiering import AccountPurpose, PaymentMethod, Tender
+from desk.domain.cashiering import (
+    AccountKind,
+    AccountPurpose,
+    PaymentMethod,
+    RefundGround,
+    Tender,
+)
 from desk.domain.enums import PartyKind, PartyRole, PermitStatus, Role
 from desk.domain.model import Actor, DepositState, GlAccount, GlEntry, Party, Refund
 from desk.domain.sureties import (
@@ -652,6 +658,11 @@ def test_the_clerk_refunds_by_check_out_of_the_liability_account(office: Office)
             "15.1.43",
             "10441",
         )
+        # The refund is a deposit returned, not an overpayment: the day's report says so.
+        assert refund.ground is RefundGround.STREET_DEPOSIT
+        assert refund.ground.label == (
+            "Street deposit returned on the City Engineer's order (15.1.43)"
+        )
     # The deposit returned is no longer charged: the permit owes nothing for it.
     assert cash.permit_balance(o.uow, o.clock, o.sewer).due == D("0.00")
 
@@ -675,7 +686,7 @@ def test_a_council_retention_splits_the_deposit_to_the_cent(office: Office) -> N
         D("212.35"),
         "Asphalt patch settled; the City re-paves the trench",
     )
-    assert number == cash.RETAINED_ACCOUNT_NUMBER
+    assert number == "100-46710"
     assert _held(o) == D("537.65")
     o.clock.set(date(2026, 8, 29))
     sure.order_deposit_refund(o.uow, o.clock, o.engineer, deposit_id)
@@ -692,6 +703,43 @@ def test_a_council_retention_splits_the_deposit_to_the_cent(office: Office) -> N
         kept = sum(e.amount for e in uow.cash.find(GlEntry, account_id=account.id))
         assert kept == D("212.35")
     assert _row(o, deposit_id).status is DepositState.REFUNDED
+
+
+def test_a_database_loaded_before_the_completion_account_was_shipped_gets_it_on_retention(
+    database: Database, clock: FixedClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """resources/gl_accounts.toml is loaded only into a municipality with no accounts yet: an
+    older database has no 100-46710, and the first retention adds it as the file ships it."""
+    shipped = cash.shipped_ledger
+
+    def older_file(key: str) -> Any:
+        ledger = shipped(key)
+        kept = tuple(a for a in ledger.accounts if a.number != "100-46710")
+        return type(ledger)(kept, ledger.fee_map, ledger.settings)
+
+    monkeypatch.setattr(cash, "shipped_ledger", older_file)
+    o = _office(database, clock)
+    deposit_id, _ = _deposit(o)
+    uow = o.uow
+    with uow:
+        numbers = {
+            a.number for a in uow.cash.find(GlAccount, municipality_id=o.reg.municipality_id)
+        }
+    assert "100-23100" in numbers and "100-46710" not in numbers
+    monkeypatch.setattr(cash, "shipped_ledger", shipped)  # the new file, the old database
+    number = sure.retain_deposit(
+        o.uow, o.clock, o.reg.clerk, deposit_id, "R-2026-9", ISSUE_DAY, D("80.00"), "patch"
+    )
+    assert number == "100-46710"
+    uow = o.uow
+    with uow:
+        account = uow.cash.find(GlAccount, municipality_id=o.reg.municipality_id, number=number)[0]
+        assert (account.name, account.kind) == (
+            "Cost of completing street work",
+            AccountKind.REVENUE,
+        )
+        assert sum(e.amount for e in uow.cash.find(GlEntry, account_id=account.id)) == D("80.00")
+    assert _held(o) == D("420.00")
 
 
 def test_a_whole_retention_leaves_nothing_to_refund(office: Office) -> None:
@@ -751,7 +799,7 @@ def test_money_is_conserved_and_the_reconciliation_balances(office: Office) -> N
         D("-500.00"),
         D("0.00"),
     )
-    assert r.account(cash.RETAINED_ACCOUNT_NUMBER).closing == D("100.00")
+    assert r.account("100-46710").closing == D("100.00")
     assert r.refunds == D("500.00")
     assert r.undeposited == D("-500.00")  # the check goes with the next turnover
     later = cash.create_turnover(o.uow, o.clock, o.reg.clerk, muni, [])

@@ -91,11 +91,10 @@ def seen(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Seen:
         lambda _p, _c, _f="", **kw: str(tmp_path / Path(kw["directory"]).name),
     )
 
-    def open_file(path: object) -> bool:
+    def show_file(_parent: object, path: object, _title: str) -> None:
         s.opened.append(Path(str(path)))
-        return True
 
-    monkeypatch.setattr(dialogs, "open_file", open_file)
+    monkeypatch.setattr(dialogs, "show_file", show_file)
     return s
 
 

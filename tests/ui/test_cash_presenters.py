@@ -21,6 +21,7 @@ from ui.app import make_session
 from ui.presenters.cashier import CashierPresenter, SqlCashier
 from ui.presenters.session import Session
 from ui.presenters.treasurer import (
+    GROUNDS,
     DailyClosePresenter,
     ReconciliationPresenter,
     RefundPresenter,
@@ -317,6 +318,17 @@ def test_a_refund_is_quoted_in_the_ordinances_words_before_the_check_is_written(
     assert p.message == "Refunded $35.00 by check 5001."
     with pytest.raises(RuleViolation):
         p.refund("5002", DAY)  # nothing is paid beyond the fees any more
+
+
+def test_the_refund_dialog_offers_the_fee_grounds_and_not_a_street_deposit() -> None:
+    # A street deposit goes back from the Deposits section on the engineer's order (15.1.43).
+    assert [g.label for g in GROUNDS] == [
+        "Plumbing permit voided at the plumber's request (15.1.42)",
+        "Not filed with the state in time (Wisconsin Act 211, SPS 320.09)",
+        "Application withdrawn before issuance",
+        "Application denied",
+        "Overpayment",
+    ]
 
 
 def test_an_overpayment_kept_as_credit_is_listed_and_refunded_by_check(db: Database) -> None:

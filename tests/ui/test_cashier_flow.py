@@ -37,7 +37,7 @@ def quiet(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     said: list[str] = []
     for name in ("warn", "inform", "error"):
         monkeypatch.setattr(dialogs, name, lambda _p, _t, text: said.append(text))
-    monkeypatch.setattr(dialogs, "open_file", lambda _path: True)
+    monkeypatch.setattr(dialogs, "show_file", lambda *_a: None)
     return said
 
 
@@ -308,3 +308,70 @@ def test_the_treasurer_views_name_their_pages_and_refuse_an_unknown_one(
     out = str(tmp_path / "x.png")
     assert app.run_gui(sqlite_url(db_path), out, "cashier", (1280, 800), "ivan", "") == 2
     assert "the Cashier section is not for ivan's roles" in capsys.readouterr().err
+
+
+def test_the_treasurer_saves_the_days_report_the_transmittal_and_the_reconciliation(
+    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, quiet: list[str]
+) -> None:
+    from openpyxl import load_workbook
+
+    from db.database import open_database
+    from db.engine import sqlite_url
+    from desk.clock import FixedClock
+    from tests.cashbook import DAY, turned_over
+
+    database = open_database(sqlite_url(tmp_path / "cash.db"))
+    day = turned_over(database, FixedClock(DAY))
+    app.application()
+    window = MainWindow(
+        database,
+        make_session(database, day.reg.treasurer),
+        remember_geometry=False,
+        clock=day.clock,
+    )
+    qtbot.addWidget(window)
+    window.resize(1280, 800)
+    window.show()
+    window.load()
+    treasury = window.show_section("Treasurer")
+    assert isinstance(treasury, TreasurerView)
+    asked: list[str] = []
+
+    def choose_file(_parent: object, caption: str, _filter: str = "", **kw: str) -> str:
+        asked.append(caption)
+        return str(tmp_path / Path(kw["directory"]).stem)  # typed without its suffix
+
+    monkeypatch.setattr(dialogs, "choose_file", choose_file)
+    treasury.close_page.show_day(DAY)
+    pdf = treasury.close_page.export(".pdf")
+    assert pdf == tmp_path / "daily-cash-2026-03-02.pdf"
+    text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(str(pdf)).pages)
+    assert "Daily cash report" in text and "$579.00" in text and "Page 1 of 1" in text
+    turnovers = treasury.show_page("turnovers")
+    turnovers.turnovers.selectRow(0)
+    xlsx = turnovers.export(".xlsx")
+    assert xlsx is not None and xlsx.name == f"transmittal-{day.turnover_id}-2026-03-02.xlsx"
+    by_account = load_workbook(xlsx)["By account"]
+    assert by_account["A1"].value.startswith(f"Turnover #{day.turnover_id}")
+    recon = treasury.show_page("reconciliation")
+    recon.show_button.click()
+    out = recon.export(".xlsx")
+    assert out is not None and out.name == "reconciliation-2026-03-01-2026-03-02.xlsx"
+    assert load_workbook(out)["GL accounts"]["A4"].value == "Account"
+    assert asked == [
+        "Save the daily cash report",
+        "Save the transmittal",
+        "Save the reconciliation",
+    ]
+    assert quiet == []
+
+    # A place that cannot be written (a file where the folder should be): the treasurer is
+    # told where, and nothing is opened.
+    (tmp_path / "not-a-folder").write_text("")
+    bad = tmp_path / "not-a-folder" / "day.pdf"
+    monkeypatch.setattr(dialogs, "choose_file", lambda *_a, **_k: str(bad))
+    monkeypatch.setattr(dialogs, "show_file", lambda _w, path, _t: quiet.append(f"opened {path}"))
+    assert treasury.close_page.export(".pdf") is None
+    assert quiet[-1].startswith(f"It could not be saved to {bad}: ")
+    window.close()
+    database.close()

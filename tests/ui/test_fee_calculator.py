@@ -233,7 +233,7 @@ def test_printing_saves_the_quote_as_a_pdf_and_opens_it(
         return str(tmp_path / "quote")  # no suffix typed: .pdf is added
 
     monkeypatch.setattr(dialogs, "choose_file", choose_file)
-    monkeypatch.setattr(dialogs, "open_file", lambda path: opened.append(str(path)) or True)
+    monkeypatch.setattr(dialogs, "show_file", lambda _w, path, _t: opened.append(str(path)))
     calculator.load_sample()
     assert calculator.print_button.isEnabled()
     qtbot.mouseClick(calculator.print_button, Qt.MouseButton.LeftButton)
@@ -251,7 +251,7 @@ def test_cancelling_the_save_dialog_writes_nothing(
 ) -> None:
     opened: list[object] = []
     monkeypatch.setattr(dialogs, "choose_file", lambda *a, **k: None)
-    monkeypatch.setattr(dialogs, "open_file", lambda path: opened.append(path) or True)
+    monkeypatch.setattr(dialogs, "show_file", lambda _w, path, _t: opened.append(path))
     calculator.load_sample()
     assert calculator.print_quote() is None
     assert opened == []

@@ -71,7 +71,7 @@ def seen(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Seen:
 
     monkeypatch.setattr(dialogs, "ask", ask)
     monkeypatch.setattr(dialogs, "choose_file", choose_file)
-    monkeypatch.setattr(dialogs, "open_file", lambda _p: True)
+    monkeypatch.setattr(dialogs, "show_file", lambda *_a: None)
     return s
 
 
@@ -254,3 +254,45 @@ def test_the_view_argument_names_the_inspections_pages() -> None:
     assert parse_view("permit:2026-0001:inspections").tab == "inspections"
     with pytest.raises(ValueError, match="pages: requests, day, week, orders"):
         parse_view("inspections:month")
+
+
+def test_the_day_page_saves_the_route_sheet_as_pdf_and_the_route_as_a_workbook(
+    qtbot: QtBot, database: Database, clock: FixedClock, seen: Seen
+) -> None:
+    from openpyxl import load_workbook
+
+    reg: Register = seed_register(database, clock)
+    clock.set(date(2026, 3, 16))
+    make_issuable(database, clock, reg.inspector, reg.permit_id)
+    assert permits.issue_permit(database.uow(), clock, reg.inspector, reg.permit_id) == NUMBER
+    with database.read() as conn:
+        ivan = iq.user_by_name(conn, "ivan")
+    assert ivan is not None
+    location = svc.request_inspection(
+        database.uow(), clock, reg.clerk, RequestInput(reg.permit_id, "BLD-LOCATION", "Mike")
+    )
+    svc.schedule_inspection(
+        database.uow(), clock, reg.clerk, location.inspection_id, ivan[0], MONDAY
+    )
+    view = section(qtbot, database, clock, reg.inspector)
+    view.pages.setCurrentIndex(1)
+    view.inspector_combo.setCurrentIndex(view.inspector_combo.findData(ivan[0]))
+    view.day_date.setDate(to_qdate(MONDAY))
+
+    pdf = view.print_route()
+    assert pdf is not None and pdf.name == "route-ivan-inspector-2026-03-23.pdf"
+    text = pdf_text(pdf)
+    assert "Route sheet — Ivan Inspector, Monday 03/23/2026" in text
+    assert "6120 N Port Washington Rd" in text and NUMBER in text
+    xlsx = view.export_route()
+    assert xlsx is not None and xlsx.name == "route-ivan-inspector-2026-03-23.xlsx"
+    ws = load_workbook(xlsx).active
+    assert ws is not None
+    assert [c.value for c in ws[4]][:5] == [
+        1,
+        None,
+        "6120 N Port Washington Rd",
+        NUMBER,
+        "Location",
+    ]
+    assert seen.saved == [pdf, xlsx]

@@ -322,7 +322,7 @@ def test_the_permit_window_prints_the_card_once_the_permit_has_a_number(
     assert issued.print_card_button.isEnabled()
     out = tmp_path / "card.pdf"
     monkeypatch.setattr(dialogs, "choose_file", lambda *_a, **_k: str(out))
-    monkeypatch.setattr(dialogs, "open_file", lambda _p: True)
+    monkeypatch.setattr(dialogs, "show_file", lambda *_a: None)
     assert print_permit_card(issued, issued.context) == out
     text = pypdf.PdfReader(out).pages[0].extract_text()
     assert "2026-0001" in text and "6120 N Port Washington Rd" in text
@@ -364,6 +364,7 @@ def test_the_work_facts_and_the_flags_of_the_form_are_stored_with_the_applicatio
         "sbd_project": "New",
         "sbd_electric": "200",
         "sbd_heat_loss": "48,200",
+        "ownership": "private",  # the ownership box left unticked (Census Form C-404)
     }
     assert d.work_began_before_permit and not d.emergency
     assert d.disturbed_acres is None  # a house's form does not ask it

@@ -141,7 +141,7 @@ def test_once_every_condition_is_met_enter_issues_and_the_header_shows_the_numbe
     # The dialog offers the job-site card (15.1.8(a)).
     out = tmp_path / "card.pdf"
     monkeypatch.setattr(dialogs, "choose_file", lambda *_a, **_k: str(out))
-    monkeypatch.setattr(dialogs, "open_file", lambda _p: True)
+    monkeypatch.setattr(dialogs, "show_file", lambda *_a: None)
     assert dialog.card_button.isVisible()
     dialog.card_button.click()
     text = "".join(page.extract_text() for page in PdfReader(out).pages)

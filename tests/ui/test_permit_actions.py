@@ -81,7 +81,7 @@ def shown(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Shown:
         return str(path)
 
     monkeypatch.setattr(dialogs, "choose_file", choose_file)
-    monkeypatch.setattr(dialogs, "open_file", lambda _p: True)
+    monkeypatch.setattr(dialogs, "show_file", lambda *_a: None)
     return s
 
 

@@ -221,6 +221,7 @@ def test_the_navigation_lists_only_sections_that_work(main_window: MainWindow) -
         "Inspections",
         "Bonds & Insurance",
         "Deposits",
+        "Licences & condemnations",
         "Cashier",
         "Treasurer",
         "Reports",

@@ -117,8 +117,8 @@ def test_the_annual_report_is_made_previewed_and_saved(
     assert view.pdf_preview.page_count == pages
     assert view.pdf_preview.page_label.text() == f"Page 1 of {pages}"
     first = " ".join(view.pdf_preview.text_of_page(0).split())
-    assert first.startswith("City of Glendale Department of Building Inspection") and "2025" in first
-    assert "Annual report of the Building Inspector" in first
+    assert first.startswith("City of Glendale Department of Building Inspection")
+    assert "Annual report of the Building Inspector — 2025" in first
     assert "$614.00" in "".join(view.pdf_preview.text_of_page(n) for n in range(pages))
     assert view.save_pdf.isEnabled() and view.save_xlsx.isEnabled()
     target = tmp_path / "council"

@@ -365,6 +365,15 @@ def test_an_overpayment_refund_is_what_was_paid_beyond_the_fees() -> None:
     assert d.amount == D("50.00")
 
 
+def test_a_street_deposit_is_not_refunded_with_the_fees_but_on_the_engineers_order() -> None:
+    # 15.1.43: the Deposits section returns it out of the liability account; the fee refund
+    # rule gives nothing back, whatever was paid.
+    case = _case(RefundGround.STREET_DEPOSIT, status=PermitStatus.WITHDRAWN, issued_on=None)
+    d = refund_decision(case, GLENDALE)
+    assert (d.amount, d.kept, d.section) == (D("0.00"), D("0.00"), "15.1.43")
+    assert "on the City Engineer's order from the Deposits section" in d.reason
+
+
 # --- daily close ---------------------------------------------------------------------------------
 
 

@@ -169,6 +169,20 @@ def test_owners_named_as_governments_make_the_housing_publicly_owned() -> None:
     assert not r.publicly_owned(["Cityview Partners LLC", "Anna Schmidt"], {})
 
 
+def test_the_answer_recorded_at_intake_wins_over_the_owners_name_both_ways() -> None:
+    # A private developer named like a town, recorded as private: counted on C-404.
+    assert not r.publicly_owned(["Town of Pines Apartments LLC"], {"ownership": "private"})
+    assert not r.publicly_owned(
+        ["Housing Authority of the City of Glendale"], {"ownership": "Private "}
+    )
+    # A housing authority's project held by a private-sounding partnership, recorded as public.
+    assert r.publicly_owned(["Riverside Commons LP"], {"ownership": "public"})
+    # Anything else is no answer: the name decides.
+    assert r.publicly_owned(["City of Glendale"], {"ownership": "maybe"})
+    assert r.ownership_answer({"ownership": " PUBLIC"}) == "public"
+    assert r.ownership_answer({}) == ""
+
+
 # --------------------------------------------------------------------------- Act 211
 
 
@@ -250,6 +264,9 @@ def test_buildings_erected_are_new_structures_under_a_building_permit() -> None:
     assert r.is_building_erected(kind_by_code("glendale", "RES-NEW-DWELLING"))
     assert r.is_building_erected(kind_by_code("glendale", "AG-BUILDING"))
     assert not r.is_building_erected(kind_by_code("glendale", "RES-EARLY-START"))
+    assert not r.is_building_erected(kind_by_code("glendale", "RES-POOL"))
+    assert not r.is_building_erected(kind_by_code("glendale", "COM-SPECIAL"))  # a tower, a tent
+    assert r.is_building_erected(kind_by_code("glendale", "RES-ACCESSORY"))  # a garage, a shed
     assert not r.is_building_erected(kind_by_code("glendale", "RES-REMODEL"))
     assert not r.is_building_erected(kind_by_code("glendale", "SEWER-WATER"))  # plumbing
 
@@ -259,6 +276,9 @@ def test_the_kind_of_materials_comes_from_the_construction_type_and_the_sbd_answ
         "Type V-B, Wood frame, Site-built"
     )
     assert r.materials("", None) == ""
+    assert r.materials("V-B", {}) == "Type V-B (wood frame)"
+    assert r.materials("II-B", None) == "Type II-B (noncombustible)"
+    assert r.materials("IV", None) == "Type IV (heavy timber)"
 
 
 def test_the_aggregate_cost_is_summed_per_class() -> None:

@@ -45,7 +45,7 @@ def print_permit_card(parent: QWidget, context: PermitContext) -> Path | None:
     except OSError as e:
         dialogs.error(parent, CARD_TITLE, f"The card could not be saved to {path}: {e}")
         return None
-    dialogs.open_file(path)
+    dialogs.show_file(parent, path, f"Permit card {card.number}")
     return path
 
 
@@ -65,7 +65,7 @@ def print_application(parent: QWidget, context: PermitContext, today: date) -> P
     except OSError as e:
         dialogs.error(parent, SUMMARY_TITLE, f"The summary could not be saved to {path}: {e}")
         return None
-    dialogs.open_file(path)
+    dialogs.show_file(parent, path, f"Application {name}")
     return path
 
 
@@ -94,5 +94,5 @@ def print_order_notice(parent: QWidget, context: PermitContext, order_id: int) -
     except OSError as e:
         dialogs.error(parent, title, f"The notice could not be saved to {path}: {e}")
         return None
-    dialogs.open_file(path)
+    dialogs.show_file(parent, path, title.removeprefix("Print ").capitalize())
     return path

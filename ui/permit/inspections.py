@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 from pathlib import Path
+from typing import TypeVar
 
 from PySide6.QtCore import QStringListModel, Qt
 from PySide6.QtWidgets import (
@@ -24,6 +25,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QTableView,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -48,6 +50,7 @@ from desk.services.inspections import (
     ResultOutcome,
 )
 from ui import dialogs
+from ui.exports import save_and_open
 from ui.permit import actions
 from ui.permit.actions import ActionDialog, _text_box
 from ui.permit.base import PermitContext, PermitTab
@@ -544,39 +547,20 @@ class CertificateDialog(ActionDialog):
 # --------------------------------------------------------------------------- printing
 
 
-def _save_as(parent: QWidget, caption: str, name: str, suffix: str, kind: str) -> Path | None:
-    chosen = dialogs.choose_file(
-        parent, caption, f"{kind} (*{suffix})", save=True, directory=str(Path.home() / name)
-    )
-    if not chosen:
-        return None
-    path = Path(chosen)
-    return path if path.suffix.lower() == suffix else path.with_suffix(suffix)
-
-
 def print_correction_notice(parent: QWidget, database: Database, order_id: int) -> Path | None:
     with database.read() as conn:
         data = iq.correction_notice(conn, order_id)
     if data is None:
         return None
-    path = _save_as(
-        parent,
-        "Save the correction order as PDF",
-        f"correction-order-{data.permit_number}-{data.order_id}.pdf",
-        ".pdf",
-        "PDF files",
-    )
-    if path is None:
-        return None
     from reports.correction_notice import render_correction_notice
 
-    try:
-        render_correction_notice(data, path)
-    except OSError as e:
-        dialogs.error(parent, "Print correction order", f"It could not be saved to {path}: {e}")
-        return None
-    dialogs.open_file(path)
-    return path
+    return save_and_open(
+        parent,
+        "Print correction order",
+        "Save the correction order as PDF",
+        f"correction-order-{data.permit_number}-{data.order_id}.pdf",
+        lambda path: render_correction_notice(data, path),
+    )
 
 
 def print_certificate(parent: QWidget, database: Database, certificate_id: int) -> Path | None:
@@ -584,33 +568,28 @@ def print_certificate(parent: QWidget, database: Database, certificate_id: int) 
         data = iq.certificate_data(conn, certificate_id)
     if data is None:
         return None
-    path = _save_as(
-        parent,
-        "Save the certificate of occupancy as PDF",
-        f"certificate-of-occupancy-{data.number}.pdf",
-        ".pdf",
-        "PDF files",
-    )
-    if path is None:
-        return None
     from reports.occupancy_certificate import render_occupancy_certificate
 
-    try:
-        render_occupancy_certificate(data, path)
-    except OSError as e:
-        dialogs.error(parent, "Print certificate", f"It could not be saved to {path}: {e}")
-        return None
-    dialogs.open_file(path)
-    return path
+    return save_and_open(
+        parent,
+        "Print certificate",
+        "Save the certificate of occupancy as PDF",
+        f"certificate-of-occupancy-{data.number}.pdf",
+        lambda path: render_occupancy_certificate(data, path),
+    )
 
 
 # --------------------------------------------------------------------------- the tab
 
 
-def _table(parent: QWidget, name: str, columns: tuple[str, ...]) -> QTableWidget:
-    table = QTableWidget(0, len(columns), parent)
+_Table = TypeVar("_Table", bound=QTableView)
+
+
+def inspection_table(table: _Table, name: str) -> _Table:
+    """The inspection lists, here and in the Inspections section: whole rows, one at a time,
+    read-only, one line a row, headings on the left, columns as wide as their values and the
+    last one taking the rest."""
     table.setObjectName(name)
-    table.setHorizontalHeaderLabels(list(columns))
     table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
     table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -623,6 +602,12 @@ def _table(parent: QWidget, name: str, columns: tuple[str, ...]) -> QTableWidget
     header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
     header.setStretchLastSection(True)
     return table
+
+
+def _table(parent: QWidget, name: str, columns: tuple[str, ...]) -> QTableWidget:
+    table = QTableWidget(0, len(columns), parent)
+    table.setHorizontalHeaderLabels(list(columns))
+    return inspection_table(table, name)
 
 
 def _fill(table: QTableWidget, rows: list[tuple[str, ...]]) -> None:

@@ -1,12 +1,14 @@
 """The Work tab: what the application says about the work (PermitWorkPresenter), read-only, in
 the Summary tab's look; below, the findings that hold a permit back and who may record them:
 the building's damage (15.1.9(b), inspector), the Plumbing Inspector's special permission and
-the parcel's delinquent sewer tax (15.1.36, clerk or treasurer).
+the parcel's delinquent sewer tax (15.1.36, clerk or treasurer). Beside them, who owns a new
+building (publicly owned housing is left off Census Form C-404), which the office may correct.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -22,17 +24,27 @@ from sqlalchemy import Connection
 
 from db import queries
 from desk.domain.readmodels import PermitDetail
+from desk.domain.reports import OWNERSHIP, PRIVATE, PUBLIC, ownership_answer
 from desk.errors import DeskError
 from desk.services import permits
+from desk.services.intake import record_ownership
 from ui import dialogs
 from ui.permit.base import PermitContext, PermitTab
-from ui.presenters.permit_work import PermitWorkPresenter, WorkSection
+from ui.presenters.intake import (
+    PRIVATE_WORDS,
+    PUBLIC_WORDS,
+    may_record_ownership,
+    ownership_of,
+)
+from ui.presenters.permit_work import PermitWorkPresenter, WorkField, WorkSection
 from ui.views.common import page_scroll, section_title, value_label
 
 TITLE = "Work"
 # Sections side by side: the work on the left; the flags and holds on the right; the SBD-5823
 # answers below, across.
-_RIGHT = ("Work begun, emergency", "Holds")
+OWNERSHIP_TITLE = "Ownership"
+_RIGHT = ("Work begun, emergency", "Holds", OWNERSHIP_TITLE)
+_OWNERSHIP_CHOICES = ((PRIVATE, PRIVATE_WORDS), (PUBLIC, PUBLIC_WORDS))
 
 
 def ask_damage(parent: QWidget | None, current: int | None) -> int | None:
@@ -61,6 +73,30 @@ def ask_permission(parent: QWidget | None, pin: str) -> str | None:
     return str(text) if ok else None
 
 
+def ask_ownership(parent: QWidget | None, current: str) -> str | None:
+    """PUBLIC or PRIVATE as the clerk chooses, or None when cancelled. Tests patch this."""
+    labels = [words for _, words in _OWNERSHIP_CHOICES]
+    keys = [key for key, _ in _OWNERSHIP_CHOICES]
+    text, ok = QInputDialog.getItem(
+        parent,
+        "Ownership",
+        "Who owns the building? Census Form C-404 counts new privately owned housing only;\n"
+        "housing owned by a government body or public housing authority is left off.",
+        labels,
+        keys.index(current) if current in keys else 0,
+        False,
+    )
+    return keys[labels.index(text)] if ok and text in labels else None
+
+
+def ownership_section(detail: PermitDetail) -> WorkSection | None:
+    line = ownership_of(detail)
+    if line is None:
+        return None
+    value, note = line
+    return WorkSection(OWNERSHIP_TITLE, (WorkField("Owner", value, note),))
+
+
 def _value_label(text: str, note: bool = False, warning: bool = False) -> QLabel:
     label = value_label(text, "errorText" if warning else "noteText" if note else "fieldValue")
     if note:
@@ -75,6 +111,7 @@ class WorkTab(PermitTab):
     def __init__(self, context: PermitContext, parent: QWidget | None = None) -> None:
         super().__init__(context, parent)
         self.presenter: PermitWorkPresenter | None = None
+        self.detail: PermitDetail | None = None
         self.values: dict[str, QLabel] = {}
         self.notes: dict[str, QLabel] = {}
         self.section_titles: list[str] = []
@@ -96,9 +133,21 @@ class WorkTab(PermitTab):
             "Whether a sewer tax or assessment is delinquent on the parcel (15.1.36)"
         )
         self.sewer_tax_button.clicked.connect(self.toggle_sewer_tax)
+        self.ownership_button = QPushButton("O&wnership…", self)
+        self.ownership_button.setObjectName("recordOwnership")
+        self.ownership_button.setToolTip(
+            "Whether a government body or public housing authority owns the building "
+            "(Census Form C-404 leaves publicly owned housing off)"
+        )
+        self.ownership_button.clicked.connect(self.change_ownership)
         self.buttons = QHBoxLayout()
         self.buttons.setContentsMargins(20, 6, 20, 10)
-        for b in (self.damage_button, self.permission_button, self.sewer_tax_button):
+        for b in (
+            self.damage_button,
+            self.permission_button,
+            self.sewer_tax_button,
+            self.ownership_button,
+        ):
             b.setAutoDefault(False)
             b.setVisible(False)
             self.buttons.addWidget(b)
@@ -111,10 +160,17 @@ class WorkTab(PermitTab):
         layout.addLayout(self.buttons)
 
     def load(self, conn: Connection, detail: PermitDetail) -> None:
-        self.presenter = p = PermitWorkPresenter(detail)
+        # The ownership answer is a work fact of its own, not an SBD-5823 answer: the presenter
+        # sees the permit without it, and the Ownership section shows it.
+        details = tuple((k, v) for k, v in detail.work_details if k != OWNERSHIP)
+        self.detail = detail
+        self.presenter = p = PermitWorkPresenter(replace(detail, work_details=details))
         self.values = {}
         self.notes = {}
         sections = p.sections()
+        owned = ownership_section(detail)
+        if owned is not None:
+            sections = (*sections, owned)
         self.section_titles = [s.title for s in sections]
         body = QWidget()
         body.setObjectName("summaryBody")
@@ -139,6 +195,7 @@ class WorkTab(PermitTab):
         self.permission_button.setVisible(p.may_record_sewer_permission(actor))
         self.sewer_tax_button.setVisible(p.may_mark_sewer_tax(actor))
         self.sewer_tax_button.setText(p.sewer_tax_button_text)
+        self.ownership_button.setVisible(may_record_ownership(detail, actor))
 
     def _column(self, sections: list[WorkSection], columns: int = 1) -> QWidget:
         """Sections stacked in one grid, so their labels line up; a long section (SBD-5823)
@@ -218,6 +275,22 @@ class WorkTab(PermitTab):
                 self.context.session.actor,
                 self.context.permit_id,
                 text,
+            )
+        )
+
+    def change_ownership(self) -> None:
+        if self.detail is None:
+            return
+        choice = ask_ownership(self, ownership_answer(dict(self.detail.work_details)))
+        if choice is None:
+            return
+        self._run(
+            lambda: record_ownership(
+                self.context.database.uow(),
+                self.context.clock,
+                self.context.session.actor,
+                self.context.permit_id,
+                choice,
             )
         )
 

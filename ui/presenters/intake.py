@@ -11,7 +11,7 @@ desk.services.permits.ApplicationInput, raising ValidationError with the field i
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -24,8 +24,21 @@ from desk.calendar import is_holiday
 from desk.domain.checklists import template_for
 from desk.domain.credentials import CredentialCheck, HeldCredential, check_credentials
 from desk.domain.documents import ParcelChoice, PartyChoice
-from desk.domain.enums import PartyRole
-from desk.domain.kinds import PermitKind, kinds_for
+from desk.domain.enums import PartyRole, WorkClass
+from desk.domain.kinds import PermitKind, kind_by_code, kinds_for
+from desk.domain.model import Actor
+from desk.domain.permissions import Permission, allowed
+from desk.domain.readmodels import PermitDetail
+from desk.domain.reports import (
+    NOT_A_BUILDING,
+    OWNERSHIP,
+    PRIVATE,
+    PUBLIC,
+    is_building_erected,
+    name_looks_public,
+    ownership_answer,
+    publicly_owned,
+)
 from desk.errors import ValidationError
 from desk.fees.engine import Quote, QuoteRequest, price
 from desk.fees.model import FeeSchedule
@@ -65,6 +78,17 @@ HOUSE_NUMBER_NOTE = (
 NO_FEES_TEXT = "No fee items for this kind yet: add any that apply below."
 ACRES_NOTE = (
     "over one acre: a full erosion control plan; one acre or less: a plan statement (15.2.8)"
+)
+
+# Who owns the building (form key OWNERSHIP, stored in work_details): Census Form C-404 counts new
+# privately owned housing only. Asked for new buildings that may hold dwellings.
+OWNERSHIP_TEXT = "Owner is a &government body or public housing authority"
+OWNERSHIP_HINT = (
+    "Publicly owned: left off Census Form C-404, which counts new privately owned housing only."
+)
+OWNER_LOOKS_PUBLIC_NOTE = (
+    "The owner's name reads like a government body or housing authority: tick the box if the "
+    "housing is publicly owned. Left unticked, the permit is counted on Form C-404."
 )
 
 # Work fields the form also asks when the kind's checklist decides by their fact (a seal over
@@ -149,6 +173,16 @@ def asked_fields(municipality_key: str, code: str) -> frozenset[str]:
     return frozenset(form.fields) | {key for key, fact in FACT_FIELDS.items() if fact in facts}
 
 
+def asks_ownership(municipality_key: str, kind: PermitKind) -> bool:
+    """Whether the form asks who owns the building: for new buildings that may hold dwellings --
+    a one- or two-family dwelling (the form asks its units) or a commercial new building (an
+    apartment building; the form asks its occupancy class)."""
+    if not is_building_erected(kind):
+        return False
+    asked = asked_fields(municipality_key, kind.code)
+    return DWELLING_UNITS in asked or OCCUPANCY in asked
+
+
 class IntakeSource(Protocol):
     """What the form looks up: a db.queries facade in the app, a fake in tests."""
 
@@ -223,6 +257,7 @@ class IntakePresenter:
         self._parcel_choices: dict[str, ParcelChoice] = {}
         self._party_choices: dict[str, PartyChoice] = {}
         self.fee_error = ""
+        self.owner_public = False  # the OWNERSHIP box
         self.dirty = False
 
     # --- the kind ------------------------------------------------------------------------
@@ -252,10 +287,17 @@ class IntakePresenter:
         self.dirty = True
 
     def shows(self, name: str) -> bool:
-        """Whether the form shows a work field (asked_fields)."""
+        """Whether the form shows a work field (asked_fields), or the ownership box."""
+        if name == OWNERSHIP:
+            return self.shows_ownership
         return self.form is not None and name in asked_fields(
             self.municipality_key, self.form.kind.code
         )
+
+    @property
+    def shows_ownership(self) -> bool:
+        """The ownership box (asks_ownership)."""
+        return self.form is not None and asks_ownership(self.municipality_key, self.form.kind)
 
     @property
     def roles(self) -> tuple[PartyRole, ...]:
@@ -294,6 +336,27 @@ class IntakePresenter:
         ):
             self.dirty = True
         self.fees.set_flags(work_began_before_permit=work_began_before_permit, emergency=emergency)
+
+    def set_owner_public(self, on: bool) -> None:
+        if on != self.owner_public:
+            self.owner_public = on
+            self.dirty = True
+
+    @property
+    def owner_name(self) -> str:
+        """The owner as the permit list shows it: the building's, else the land's."""
+        for role in (PartyRole.BUILDING_OWNER, PartyRole.LAND_OWNER):
+            party = self.parties.get(role)
+            if party is not None:
+                return party.name
+        return ""
+
+    @property
+    def ownership_note(self) -> str:
+        """A word under the box when the owner's name reads as public but the box is unticked."""
+        if not self.shows_ownership or self.owner_public:
+            return ""
+        return OWNER_LOOKS_PUBLIC_NOTE if name_looks_public(self.owner_name) else ""
 
     def areas(self) -> dict[str, int]:
         """The floor areas by level that were entered (ValidationError names the level)."""
@@ -335,10 +398,12 @@ class IntakePresenter:
         )
 
     def work_details(self) -> dict[str, str]:
-        """The SBD-5823 answers given, by form key (one- and two-family dwellings only)."""
-        if not self.shows("sbd"):
-            return {}
-        return {k: self.value(k) for k in SBD_KEYS if self.value(k)}
+        """The SBD-5823 answers given, by form key (one- and two-family dwellings only), and
+        where the form asks it the answer about ownership: PUBLIC ticked, PRIVATE not."""
+        out = {k: self.value(k) for k in SBD_KEYS if self.value(k)} if self.shows("sbd") else {}
+        if self.shows_ownership:
+            out[OWNERSHIP] = PUBLIC if self.owner_public else PRIVATE
+        return out
 
     # --- the parcel ----------------------------------------------------------------------
 
@@ -566,6 +631,66 @@ def field_of(error: ValidationError) -> str:
     if "." in name or name in (FEES, "items"):
         return FEES
     return ""
+
+
+def ownership_line(
+    work_details: Mapping[str, str], owner_names: Sequence[str], housing: bool
+) -> tuple[str, str] | None:
+    """The Work tab's "Ownership" line (value, note): the answer recorded at intake, or for new
+    housing without one what Census Form C-404 takes from the owner's name; None when there is
+    nothing to say. `housing`: a new building with dwelling units (what C-404 is about)."""
+    answer = ownership_answer(work_details)
+    if answer == PUBLIC:
+        return PUBLIC_WORDS, C404_LEFT_OFF if housing else ""
+    if answer == PRIVATE:
+        return PRIVATE_WORDS, C404_COUNTED if housing else ""
+    if housing and publicly_owned(owner_names, None):
+        return NOT_RECORDED_WORDS, "Taken as publicly owned, so left off Census Form C-404"
+    return None
+
+
+def is_new_housing(detail: PermitDetail) -> bool:
+    """A new building with dwelling units: what Census Form C-404 is about."""
+    return (
+        detail.work_class is WorkClass.NEW
+        and detail.dwelling_units > 0
+        and detail.kind not in NOT_A_BUILDING
+    )
+
+
+def _owner_names(detail: PermitDetail) -> list[str]:
+    """The owner as the permit list shows it (and C-404 reads): the building's, else the land's."""
+    for role in (PartyRole.BUILDING_OWNER, PartyRole.LAND_OWNER):
+        names = [p.name for p in detail.parties if p.role is role]
+        if names:
+            return names[:1]
+    return []
+
+
+def ownership_of(detail: PermitDetail) -> tuple[str, str] | None:
+    """The permit window's Ownership line (value, note) for a permit, or None."""
+    return ownership_line(dict(detail.work_details), _owner_names(detail), is_new_housing(detail))
+
+
+def may_record_ownership(detail: PermitDetail, actor: Actor) -> bool:
+    """Whether the Work tab offers Ownership…: where the intake form asks it (or the permit is
+    new housing, or has an answer) and the user may edit permits (the service checks again)."""
+    if not allowed(actor, Permission.EDIT_PERMIT):
+        return False
+    if is_new_housing(detail) or ownership_answer(dict(detail.work_details)):
+        return True
+    try:
+        kind = kind_by_code(detail.municipality_key, detail.kind)
+    except ValidationError:  # a kind the municipality no longer has
+        return False
+    return asks_ownership(detail.municipality_key, kind)
+
+
+PUBLIC_WORDS = "Publicly owned (government body or public housing authority)"
+PRIVATE_WORDS = "Privately owned"
+NOT_RECORDED_WORDS = "Not recorded; the owner's name reads as a government or housing authority"
+C404_LEFT_OFF = "Left off Census Form C-404"
+C404_COUNTED = "Counted on Census Form C-404 as new privately owned housing"
 
 
 class SqlIntakeSource:

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal, InvalidOperation
+from typing import TypeVar
 
 from db.surety_queries import BondRow, CertificateRow
 from desk.domain.enums import Role
@@ -101,6 +102,18 @@ class Line:
     warn: bool = False  # shown in the warning colour (expired, expiring soon)
 
 
+_Item = TypeVar("_Item")
+
+
+def item_at(rows: Sequence[Line], row: int, cls: type[_Item]) -> _Item | None:
+    """The record behind row `row` of a list (None when no row is chosen)."""
+    if 0 <= row < len(rows):
+        item = rows[row].item
+        assert isinstance(item, cls)
+        return item
+    return None
+
+
 class BondsPresenter:
     columns = BOND_COLUMNS
 
@@ -147,11 +160,7 @@ class BondsPresenter:
             )
 
     def bond(self, row: int) -> BondRow | None:
-        if 0 <= row < len(self.rows):
-            item = self.rows[row].item
-            assert isinstance(item, BondRow)
-            return item
-        return None
+        return item_at(self.rows, row, BondRow)
 
     @property
     def summary(self) -> str:
@@ -249,11 +258,7 @@ class CertificatesPresenter:
             )
 
     def certificate(self, row: int) -> CertificateRow | None:
-        if 0 <= row < len(self.rows):
-            item = self.rows[row].item
-            assert isinstance(item, CertificateRow)
-            return item
-        return None
+        return item_at(self.rows, row, CertificateRow)
 
     @property
     def summary(self) -> str:
@@ -398,11 +403,7 @@ class DepositsPresenter:
         return f"{QUEUES[queue]} ({self.count(queue)})"
 
     def line(self, row: int) -> DepositLine | None:
-        if 0 <= row < len(self.rows):
-            item = self.rows[row].item
-            assert isinstance(item, DepositLine)
-            return item
-        return None
+        return item_at(self.rows, row, DepositLine)
 
     def row_of(self, deposit_id: int) -> int:
         for n, r in enumerate(self.rows):

@@ -26,6 +26,7 @@ from db.cash_queries import (
 from db.database import Database
 from desk.clock import Clock
 from desk.domain.cashiering import (
+    ACCOUNT_LINE_HEADINGS,
     DRAWER_METHODS,
     ZERO,
     AccountLine,
@@ -355,18 +356,7 @@ class TurnoversPresenter:
 
 # --- the reconciliation --------------------------------------------------------------------
 
-ACCOUNT_COLUMNS = (
-    "Account",
-    "Name",
-    "Kind",
-    "Opening",
-    "Receipts",
-    "Voids",
-    "Returned",
-    "Refunds",
-    "Transfers",
-    "Closing",
-)
+ACCOUNT_COLUMNS = ACCOUNT_LINE_HEADINGS  # as the reconciliation's PDF and workbook list them
 
 
 @dataclass
@@ -428,18 +418,7 @@ class ReconciliationPresenter:
 
     @staticmethod
     def account_cells(a: AccountLine) -> tuple[str, ...]:
-        return (
-            a.number,
-            a.name,
-            a.kind.label,
-            format_money(a.opening),
-            format_money(a.receipts),
-            format_money(a.voids),
-            format_money(a.nsf),
-            format_money(a.refunds),
-            format_money(a.transfers),
-            format_money(a.closing),
-        )
+        return (a.number, a.name, a.kind.label, *(format_money(v) for v in a.amounts))
 
     def account_rows(self) -> list[tuple[str, ...]]:
         return [] if self.result is None else [self.account_cells(a) for a in self.result.accounts]
@@ -496,7 +475,11 @@ class ReturnedCheckPresenter:
 
 # --- refunds and credits -------------------------------------------------------------------
 
-GROUNDS: tuple[RefundGround, ...] = tuple(RefundGround)
+# The grounds the refund dialog offers: a street deposit is returned from the Deposits section
+# on the City Engineer's order (15.1.43), not here.
+GROUNDS: tuple[RefundGround, ...] = tuple(
+    g for g in RefundGround if g is not RefundGround.STREET_DEPOSIT
+)
 CREDIT_COLUMNS = ("Payer", "Credit held")
 
 

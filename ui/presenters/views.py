@@ -23,7 +23,8 @@ VIEW_HELP = (
     "permit:#ID[:TAB] for an application not issued yet, permit:#ID:issue (the "
     "issue dialog), deadlines, fees, gl, calculator, intake, cashier, reports[:REPORT], "
     "treasurer[:close|turnovers|reconciliation|refunds|returned], "
-    "bonds[:bonds|certificates|watch], deposits[:all|eligible|soon|ordered|retained], or "
+    "bonds[:bonds|certificates|watch], deposits[:all|eligible|soon|ordered|retained], "
+    "licences[:in_force|expired|revoked|any], condemnations[:open|overdue|lifted|closed|all], or "
     "inspections[:requests|day|week|orders]"
 )
 SECTIONS = ("permits", "deadlines", "fees", "calculator", "intake", "cashier", "gl")
@@ -43,6 +44,9 @@ REPORT_PAGES = (
 # Issue 6: the Bonds & Insurance pages and the Deposits section's lists (its refund queue).
 BOND_PAGES = ("bonds", "certificates", "watch")
 DEPOSIT_QUEUES = ("all", "eligible", "soon", "ordered", "retained")
+# The Licences & condemnations section's two pages and their lists.
+LICENCE_FILTERS = ("in_force", "expired", "revoked", "any")
+CONDEMNATION_STATES = ("open", "overdue", "lifted", "closed", "all")
 # The Inspections section and its pages: inspections[:requests|day|week|orders].
 INSPECTION_PAGES = ("requests", "day", "week", "orders")
 
@@ -81,7 +85,12 @@ def parse_view(text: str) -> ViewSpec:
                 f"unknown page '{page}' in view '{text}'; pages: {', '.join(INSPECTION_PAGES)}"
             )
         return ViewSpec("inspections", tab=page)
-    for name, pages in (("bonds", BOND_PAGES), ("deposits", DEPOSIT_QUEUES)):  # issue 6
+    for name, pages in (
+        ("bonds", BOND_PAGES),  # issue 6
+        ("deposits", DEPOSIT_QUEUES),
+        ("licences", LICENCE_FILTERS),
+        ("condemnations", CONDEMNATION_STATES),
+    ):
         if raw.lower().split(":")[0] == name:
             page = raw.lower().split(":", 1)[1].strip() if ":" in raw else pages[0]
             if page not in pages:

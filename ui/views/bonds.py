@@ -63,7 +63,7 @@ from ui.presenters.sureties import (
     parse_money,
 )
 from ui.views.common import read_only_table
-from ui.views.deposits import LinesModel
+from ui.views.deposits import LinesModel, button_row
 
 SECTION_TITLE = "Bonds & Insurance"
 WARN = QColor(160, 82, 0)
@@ -576,19 +576,13 @@ class BondsView(QWidget):
         self.release_button = QPushButton("&Release…", page)
         self.claim_button = QPushButton("Recor&d claim…", page)
         self.expire_button = QPushButton("&Mark expired", page)
-        buttons = QHBoxLayout()
-        for name, b, slot in (
+        buttons = button_row(
             ("newBond", self.new_bond_button, self.new_bond),
             ("editBond", self.edit_bond_button, self.edit_bond),
             ("releaseBond", self.release_button, self.release_bond),
             ("claimBond", self.claim_button, self.claim_bond),
             ("expireBond", self.expire_button, self.expire_bond),
-        ):
-            b.setObjectName(name)
-            b.setAutoDefault(False)
-            b.clicked.connect(slot)
-            buttons.addWidget(b)
-        buttons.addStretch(1)
+        )
         filters = QHBoxLayout()
         filters.addWidget(self.bond_search, 2)
         filters.addWidget(self.status_filter)
@@ -616,16 +610,10 @@ class BondsView(QWidget):
         self.cert_table.activated.connect(lambda _i: self.edit_certificate())
         self.new_cert_button = QPushButton("&New certificate…", page)
         self.edit_cert_button = QPushButton("&Edit…", page)
-        buttons = QHBoxLayout()
-        for name, b, slot in (
+        buttons = button_row(
             ("newCertificate", self.new_cert_button, self.new_certificate),
             ("editCertificate", self.edit_cert_button, self.edit_certificate),
-        ):
-            b.setObjectName(name)
-            b.setAutoDefault(False)
-            b.clicked.connect(slot)
-            buttons.addWidget(b)
-        buttons.addStretch(1)
+        )
         filters = QHBoxLayout()
         filters.addWidget(self.cert_search, 2)
         filters.addWidget(self.show_expired)
@@ -657,17 +645,11 @@ class BondsView(QWidget):
         self.letters_button = QPushButton("Reminder le&tters…", page)
         self.watch_xlsx_button = QPushButton("Export .xl&sx…", page)
         self.watch_pdf_button = QPushButton("Export &PDF…", page)
-        buttons = QHBoxLayout()
-        for name, b, slot in (
+        buttons = button_row(
             ("reminderLetters", self.letters_button, self.letters),
             ("exportExpiringXlsx", self.watch_xlsx_button, lambda: self.export_expiring("xlsx")),
             ("exportExpiringPdf", self.watch_pdf_button, lambda: self.export_expiring("pdf")),
-        ):
-            b.setObjectName(name)
-            b.setAutoDefault(False)
-            b.clicked.connect(slot)
-            buttons.addWidget(b)
-        buttons.addStretch(1)
+        )
         top = QHBoxLayout()
         top.addWidget(days_label)
         top.addWidget(self.days)
@@ -871,7 +853,7 @@ class BondsView(QWidget):
             return None
         out = Path(path)
         render_reminder_letters(svc.reminder_letters(self._letterhead(), today, rows), out)
-        dialogs.open_file(out)
+        dialogs.show_file(self, out, "Reminder letters")
         self._done(f"{len(rows)} reminder letter{'s' * (len(rows) != 1)} written.")
         return out
 
@@ -896,5 +878,5 @@ class BondsView(QWidget):
             surety_reports.export_expiring_xlsx(report, out)
         else:
             surety_reports.render_expiring_pdf(report, out)
-        dialogs.open_file(out)
+        dialogs.show_file(self, out, "Expiry watch")
         return out

@@ -51,6 +51,7 @@ from desk.clock import Clock
 from desk.domain.cashiering import PaymentMethod, ReceiptView
 from desk.errors import DeskError, ValidationError
 from ui import dialogs
+from ui.exports import save_and_open
 from ui.presenters.cashier import (
     AMOUNT_COLUMN,
     DUE_COLUMN,
@@ -85,26 +86,20 @@ def ask_text(parent: QWidget | None, title: str, label: str) -> str | None:
 
 def save_receipt(parent: QWidget, view: ReceiptView) -> Path | None:
     """Save the receipt as a PDF through the file dialog and open it."""
-    chosen = dialogs.choose_file(
-        parent,
-        "Save the receipt as PDF",
-        "PDF files (*.pdf)",
-        save=True,
-        directory=str(Path.home() / receipt_file_name(view)),
-    )
-    if not chosen:
-        return None
-    path = Path(chosen)
-    path = path if path.suffix.lower() == ".pdf" else path.with_suffix(".pdf")
-    from reports.receipt import render_receipt  # reportlab: load on first print
 
-    try:
+    def write(path: Path) -> None:
+        from reports.receipt import render_receipt  # reportlab: load on first print
+
         render_receipt(view, path)
-    except OSError as e:
-        dialogs.error(parent, "Print receipt", f"The receipt could not be saved to {path}: {e}")
-        return None
-    dialogs.open_file(path)
-    return path
+
+    return save_and_open(
+        parent,
+        "Print receipt",
+        "Save the receipt as PDF",
+        receipt_file_name(view),
+        write,
+        what="The receipt",
+    )
 
 
 class CellsModel(QAbstractTableModel):
@@ -243,6 +238,23 @@ def _table(parent: QWidget, name: str, model: QAbstractTableModel, *stretch: int
         header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
     table.setTextElideMode(Qt.TextElideMode.ElideRight)
     return table
+
+
+def scrolled_body(view: QWidget, name: str, width: int, height: int) -> QVBoxLayout:
+    """The section's page, at least `width` × `height`, in a scroll area filling `view`: on a
+    small screen the section scrolls instead of forcing the main window wider than the screen.
+    Returns the page's layout, to fill."""
+    body = QWidget(view)
+    body.setObjectName(name)
+    body.setMinimumSize(width, height)
+    body_layout = QVBoxLayout(body)
+    body_layout.setContentsMargins(16, 12, 16, 12)
+    scroll = page_scroll(view)
+    scroll.setWidget(body)
+    layout = QVBoxLayout(view)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.addWidget(scroll)
+    return body_layout
 
 
 class CashierView(QWidget):
@@ -494,20 +506,9 @@ class CashierView(QWidget):
         splitter.addWidget(receipts_box)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
-        # In a scroll area: on a small screen the section scrolls instead of forcing the main
-        # window wider than the screen.
-        body = QWidget(self)
-        body.setObjectName("cashierBody")
-        body.setMinimumSize(980, 620)
-        body_layout = QVBoxLayout(body)
-        body_layout.setContentsMargins(16, 12, 16, 12)
-        body_layout.addLayout(top)
-        body_layout.addWidget(splitter, 1)
-        scroll = page_scroll(self)
-        scroll.setWidget(body)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(scroll)
+        body = scrolled_body(self, "cashierBody", 980, 620)
+        body.addLayout(top)
+        body.addWidget(splitter, 1)
 
         for keys in ("Ctrl+Return", "Ctrl+Enter"):
             shortcut = QShortcut(QKeySequence(keys), self)

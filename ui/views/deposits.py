@@ -11,6 +11,7 @@ buttons follow the signed-in user's roles (the services check again).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
@@ -73,6 +74,28 @@ class LinesModel(PresenterTableModel[Any]):
     def reload(self) -> None:
         self.beginResetModel()
         self.endResetModel()
+
+
+ButtonSpec = tuple[str, QPushButton, Callable[[], object]]
+
+
+def wire_buttons(*specs: ButtonSpec) -> list[QPushButton]:
+    """Each (object name, button, slot): named (tests find it by name), not the dialog's default
+    (Enter stays with the table) and connected. Returns the buttons in order."""
+    for name, button, slot in specs:
+        button.setObjectName(name)
+        button.setAutoDefault(False)
+        button.clicked.connect(slot)
+    return [button for _, button, _ in specs]
+
+
+def button_row(*specs: ButtonSpec) -> QHBoxLayout:
+    """The buttons of `specs`, wired, in a row from the left."""
+    row = QHBoxLayout()
+    for button in wire_buttons(*specs):
+        row.addWidget(button)
+    row.addStretch(1)
+    return row
 
 
 # --- dialogs ------------------------------------------------------------------------------------
@@ -433,7 +456,7 @@ class DepositsView(QWidget):
         self.retain_button = QPushButton("Council &retention…", self)
         self.xlsx_button = QPushButton("Export .&xlsx…", self)
         self.pdf_button = QPushButton("Export P&DF…", self)
-        for name, button, slot in (
+        wire_buttons(
             ("takeDeposit", self.take_button, self.take_deposit),
             ("payDeposit", self.pay_button, self.pay),
             ("recordCompletion", self.complete_button, self.complete),
@@ -442,10 +465,7 @@ class DepositsView(QWidget):
             ("retainDeposit", self.retain_button, self.retain),
             ("exportXlsx", self.xlsx_button, lambda: self.export("xlsx")),
             ("exportPdf", self.pdf_button, lambda: self.export("pdf")),
-        ):
-            button.setObjectName(name)
-            button.setAutoDefault(False)
-            button.clicked.connect(slot)
+        )
         top = QHBoxLayout()
         top.addWidget(title)
         top.addStretch(1)
@@ -648,5 +668,5 @@ class DepositsView(QWidget):
             surety_reports.export_deposits_xlsx(report, out)
         else:
             surety_reports.render_deposits_pdf(report, out)
-        dialogs.open_file(out)
+        dialogs.show_file(self, out, "Street deposits")
         return out

@@ -645,7 +645,7 @@ class FeeCalculatorWindow(QWidget):
         except OSError as e:
             dialogs.error(self, TITLE, f"The quote could not be saved to {path}: {e.strerror or e}")
             return None
-        dialogs.open_file(path)
+        dialogs.show_file(self, path, TITLE)
         return path
 
     def closeEvent(self, event: QCloseEvent) -> None:

@@ -37,6 +37,7 @@ from desk.domain.permissions import Permission, allowed
 from desk.errors import DeskError
 from desk.services import inspections as svc
 from ui import dialogs
+from ui.exports import XLSX, save_and_open
 from ui.models.base import Index, PresenterTableModel
 from ui.permit import actions
 from ui.permit.base import PermitContext
@@ -46,6 +47,7 @@ from ui.permit.inspections import (
     ResultDialog,
     ScheduleDialog,
     after_result,
+    inspection_table,
     next_working_day,
     print_correction_notice,
 )
@@ -91,21 +93,9 @@ class StopsModel(PresenterTableModel[Any]):
 
 def _table(parent: QWidget, name: str, model: StopsModel) -> QTableView:
     table = QTableView(parent)
-    table.setObjectName(name)
     table.setModel(model)
-    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     table.setAlternatingRowColors(True)
-    table.setShowGrid(False)
-    table.setWordWrap(False)
-    table.setTabKeyNavigation(False)
-    table.verticalHeader().setVisible(False)
-    header = table.horizontalHeader()
-    header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-    header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-    header.setStretchLastSection(True)
-    return table
+    return inspection_table(table, name)
 
 
 def _button(parent: QWidget, text: str, name: str) -> QPushButton:
@@ -551,15 +541,6 @@ class InspectionsView(QWidget):
                 conn, self.session.municipality_id, int(uid), from_qdate(self.day_date.date())
             )
 
-    def _save(self, caption: str, name: str, suffix: str, kind: str) -> Path | None:
-        chosen = dialogs.choose_file(
-            self, caption, f"{kind} (*{suffix})", save=True, directory=str(Path.home() / name)
-        )
-        if not chosen:
-            return None
-        path = Path(chosen)
-        return path if path.suffix.lower() == suffix else path.with_suffix(suffix)
-
     def _file_stem(self, sheet: Any) -> str:
         who = sheet.inspector_name.lower().replace(" ", "-")
         return f"route-{who}-{sheet.day.isoformat()}"
@@ -568,39 +549,30 @@ class InspectionsView(QWidget):
         sheet = self._sheet()
         if sheet is None:
             return None
-        path = self._save(
-            "Save the route sheet as PDF", f"{self._file_stem(sheet)}.pdf", ".pdf", "PDF files"
-        )
-        if path is None:
-            return None
         from reports.route_sheet import render_route_sheet
 
-        try:
-            render_route_sheet(sheet, path)
-        except OSError as e:
-            dialogs.error(self, "Print route sheet", f"It could not be saved to {path}: {e}")
-            return None
-        dialogs.open_file(path)
-        return path
+        return save_and_open(
+            self,
+            "Print route sheet",
+            "Save the route sheet as PDF",
+            f"{self._file_stem(sheet)}.pdf",
+            lambda path: render_route_sheet(sheet, path),
+        )
 
     def export_route(self) -> Path | None:
         sheet = self._sheet()
         if sheet is None:
             return None
-        path = self._save(
-            "Export the route", f"{self._file_stem(sheet)}.xlsx", ".xlsx", "Excel workbooks"
-        )
-        if path is None:
-            return None
         from reports.route_sheet import export_route_xlsx
 
-        try:
-            export_route_xlsx(sheet, path)
-        except OSError as e:
-            dialogs.error(self, "Export route", f"It could not be saved to {path}: {e}")
-            return None
-        dialogs.open_file(path)
-        return path
+        return save_and_open(
+            self,
+            "Export route",
+            "Export the route",
+            f"{self._file_stem(sheet)}.xlsx",
+            lambda path: export_route_xlsx(sheet, path),
+            XLSX,
+        )
 
     # --- correction orders ------------------------------------------------------------------
 

@@ -38,6 +38,7 @@ from db.database import Database
 from desk.clock import Clock
 from desk.domain.credentials import requirement
 from desk.domain.enums import PartyRole
+from desk.domain.reports import OWNERSHIP
 from desk.errors import DeskError, ValidationError
 from desk.fees.model import FeeSchedule
 from desk.services import fees, permits
@@ -57,6 +58,8 @@ from ui.presenters.intake import (
     FEES,
     FLOOR_AREA_NOTE,
     OCCUPANCY,
+    OWNERSHIP_HINT,
+    OWNERSHIP_TEXT,
     PARCEL,
     SBD_FIELDS,
     STORIES,
@@ -397,6 +400,26 @@ class IntakeWindow(QWidget):
         form.addWidget(self.sbd_box, next(row), 0, 1, 3)
         self.rows["sbd"] = [self.sbd_toggle]
 
+        # Ownership: Census Form C-404 counts new privately owned housing only. The box keeps a
+        # short label (the form stays narrow); its consequence wraps below it.
+        ownership_title = _Title("Ownership", body)
+        self.ownership_box = QCheckBox(OWNERSHIP_TEXT, body)
+        self.ownership_box.setObjectName("ownershipPublic")
+        self.ownership_box.setAccessibleName(OWNERSHIP_TEXT.replace("&", ""))
+        self.ownership_box.setAccessibleDescription(OWNERSHIP_HINT)
+        self.ownership_box.toggled.connect(self._ownership_changed)
+        ownership_hint = QLabel(OWNERSHIP_HINT, body)
+        ownership_hint.setObjectName("noteText")
+        ownership_hint.setWordWrap(True)
+        self.ownership_note = QLabel(body)  # when the owner's name reads as public
+        self.ownership_note.setObjectName("errorText")
+        self.ownership_note.setWordWrap(True)
+        form.addWidget(ownership_title, next(row), 0, 1, 3)
+        form.addWidget(self.ownership_box, next(row), 0, 1, 3)
+        form.addWidget(ownership_hint, next(row), 0, 1, 3)
+        form.addWidget(self.ownership_note, next(row), 0, 1, 3)
+        self.rows[OWNERSHIP] = [ownership_title, self.ownership_box, ownership_hint]
+
         # Flags.
         form.addWidget(_Title("Work begun, emergency", body), next(row), 0, 1, 3)
         self.work_began_box = QCheckBox("&Work began before permit (double fees, 15.1.21(f))", body)
@@ -553,7 +576,7 @@ class IntakeWindow(QWidget):
         chain += [self.edits[DWELLING_UNITS], self.edits[STORIES], self.edits[VOLUME]]
         chain += [self.edits[ACRES]]
         chain += [self.occupancy_combo, self.construction_combo, self.edits[FEE_AMOUNT]]
-        chain += [self.sbd_toggle, *self.sbd_widgets]
+        chain += [self.sbd_toggle, *self.sbd_widgets, self.ownership_box]
         chain += [self.work_began_box, self.emergency_box, self.item_combo]
         chain += [self.item_edits[k] for k in FIELD_KEYS]
         chain += [self.add_item_button, self.lines_table, self.breakdown_table]
@@ -609,6 +632,15 @@ class IntakeWindow(QWidget):
         )
         self.schedule_update()
 
+    def _ownership_changed(self, on: bool) -> None:
+        self.presenter.set_owner_public(on)
+        self._refresh_ownership()
+
+    def _refresh_ownership(self) -> None:
+        note = self.presenter.ownership_note
+        self.ownership_note.setText(note)
+        self.ownership_note.setVisible(bool(note))
+
     def _sbd_toggled(self, on: bool) -> None:
         self.sbd_toggle.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
         self.sbd_box.setVisible(on and self.presenter.shows("sbd"))
@@ -648,6 +680,7 @@ class IntakeWindow(QWidget):
                 self.errors[role.value].setVisible(False)
         self._refresh_parcel()
         self._refresh_parties()
+        self._refresh_ownership()
         self.schedule_update()
 
     # --- parcel --------------------------------------------------------------------------
@@ -762,6 +795,8 @@ class IntakeWindow(QWidget):
         party.note.setObjectName("noteText" if ok else "errorText")
         party.note.style().unpolish(party.note)
         party.note.style().polish(party.note)
+        if party.role in (PartyRole.BUILDING_OWNER, PartyRole.LAND_OWNER):
+            self._refresh_ownership()
 
     def set_party_id(self, role: PartyRole, party_id: int) -> None:
         from db import queries

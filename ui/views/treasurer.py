@@ -43,6 +43,7 @@ from desk.domain.permissions import Permission, allowed
 from desk.errors import DeskError, ValidationError
 from desk.money import format_money
 from ui import dialogs
+from ui.exports import PDF, XLSX, save_path, write_and_open
 from ui.presenters.session import Session
 from ui.presenters.treasurer import (
     ACCOUNT_COLUMNS,
@@ -58,8 +59,8 @@ from ui.presenters.treasurer import (
     SqlTreasury,
     TurnoversPresenter,
 )
-from ui.views.cashier import CellsModel, _table
-from ui.views.common import date_edit, from_qdate, page_scroll, section_title, to_qdate
+from ui.views.cashier import CellsModel, _table, scrolled_body
+from ui.views.common import date_edit, from_qdate, section_title, to_qdate
 
 SECTION_TITLE = "Treasurer"
 PAGES = ("close", "turnovers", "reconciliation", "refunds", "returned")
@@ -95,24 +96,7 @@ def _gate(button: QPushButton, actor: Any, permission: Permission) -> None:
 
 
 def _save_as(parent: QWidget, caption: str, name: str, suffix: str) -> Path | None:
-    kind = "PDF files (*.pdf)" if suffix == ".pdf" else "Excel workbooks (*.xlsx)"
-    chosen = dialogs.choose_file(
-        parent, caption, kind, save=True, directory=str(Path.home() / name)
-    )
-    if not chosen:
-        return None
-    path = Path(chosen)
-    return path if path.suffix.lower() == suffix else path.with_suffix(suffix)
-
-
-def _write(parent: QWidget, title: str, path: Path, write: Callable[[Path], None]) -> Path | None:
-    try:
-        write(path)
-    except OSError as e:
-        dialogs.error(parent, title, f"It could not be saved to {path}: {e}")
-        return None
-    dialogs.open_file(path)
-    return path
+    return save_path(parent, caption, name, PDF if suffix == ".pdf" else XLSX)
 
 
 def _left(button: QPushButton) -> QHBoxLayout:
@@ -387,7 +371,7 @@ class DailyClosePage(QWidget):
         if path is None:
             return None
         write = render_daily_cash_pdf if suffix == ".pdf" else export_daily_cash_xlsx
-        return _write(self, "Daily cash report", path, lambda out: write(report, out))
+        return write_and_open(self, "Daily cash report", path, lambda out: write(report, out))
 
 
 # --- turnovers ----------------------------------------------------------------------------
@@ -625,7 +609,7 @@ class TurnoversPage(QWidget):
             return None
         muni = self.view.session.municipality_name
         write = render_transmittal_pdf if suffix == ".pdf" else export_transmittal_xlsx
-        return _write(self, "Transmittal", path, lambda out: write(t, muni, out))
+        return write_and_open(self, "Transmittal", path, lambda out: write(t, muni, out))
 
 
 # --- the reconciliation ------------------------------------------------------------------------
@@ -747,11 +731,11 @@ class ReconciliationPage(QWidget):
         session = self.view.session
         muni = session.municipality_name
         if suffix == ".xlsx":
-            return _write(
+            return write_and_open(
                 self, "Reconciliation", path, lambda out: export_reconciliation_xlsx(r, muni, out)
             )
         letterhead = self.view.letterhead()
-        return _write(
+        return write_and_open(
             self,
             "Reconciliation",
             path,
@@ -1058,18 +1042,9 @@ class TreasurerView(QWidget):
             self.tabs.addTab(self.pages[key], text)
         self.tabs.currentChanged.connect(lambda _i: self._page_shown())
         self._dirty: set[str] = set(PAGES)
-        body = QWidget(self)
-        body.setObjectName("treasurerBody")
-        body.setMinimumSize(980, 600)
-        body_layout = QVBoxLayout(body)
-        body_layout.setContentsMargins(16, 12, 16, 12)
-        body_layout.addWidget(title)
-        body_layout.addWidget(self.tabs, 1)
-        scroll = page_scroll(self)  # a small screen scrolls rather than widening the window
-        scroll.setWidget(body)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(scroll)
+        body = scrolled_body(self, "treasurerBody", 980, 600)
+        body.addWidget(title)
+        body.addWidget(self.tabs, 1)
 
     def load(self) -> None:
         self._dirty = set(PAGES)
