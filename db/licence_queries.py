@@ -217,27 +217,35 @@ def licence_candidates(
     return out[:limit]
 
 
+def _licences_dated(
+    conn: Connection,
+    municipality_id: int,
+    day: ColumnElement[Any],
+    start: date,
+    end: date,
+    trade: str | None,
+) -> list[LicenceLine]:
+    """The licences whose `day` column falls from `start` through `end`, in its order."""
+    where = [cl.c.municipality_id == municipality_id, day.between(start, end)]
+    if trade is not None:
+        where.append(cl.c.trade == trade)
+    stmt = select(*_LICENCE_COLUMNS).where(*where).order_by(day, cl.c.id)
+    return [_licence_line(row) for row in conn.execute(stmt)]
+
+
 def licences_granted(
     conn: Connection, municipality_id: int, start: date, end: date, trade: str | None = None
 ) -> list[LicenceLine]:
     """The licences granted from `start` through `end` (15.1.74(b): "licenses ... granted"), in
     the order of their numbers."""
-    where = [cl.c.municipality_id == municipality_id, cl.c.granted_on.between(start, end)]
-    if trade is not None:
-        where.append(cl.c.trade == trade)
-    stmt = select(*_LICENCE_COLUMNS).where(*where).order_by(cl.c.granted_on, cl.c.id)
-    return [_licence_line(row) for row in conn.execute(stmt)]
+    return _licences_dated(conn, municipality_id, cl.c.granted_on, start, end, trade)
 
 
 def licences_revoked(
     conn: Connection, municipality_id: int, start: date, end: date, trade: str | None = None
 ) -> list[LicenceLine]:
     """The licences revoked from `start` through `end` (15.1.78(c))."""
-    where = [cl.c.municipality_id == municipality_id, cl.c.revoked_on.between(start, end)]
-    if trade is not None:
-        where.append(cl.c.trade == trade)
-    stmt = select(*_LICENCE_COLUMNS).where(*where).order_by(cl.c.revoked_on, cl.c.id)
-    return [_licence_line(row) for row in conn.execute(stmt)]
+    return _licences_dated(conn, municipality_id, cl.c.revoked_on, start, end, trade)
 
 
 def licences_granted_by_trade(
@@ -288,14 +296,7 @@ def licence_certificate(conn: Connection, licence_id: int) -> LicenceCertificate
 
 # --- condemnations --------------------------------------------------------------------------------
 
-CONDEMNATION_STATES = ("open", "overdue", "lifted", "closed", "all")
-STATE_LABELS = {
-    "open": "Open",
-    "overdue": "Overdue to vacate",
-    "lifted": "Lifted (reoccupied)",
-    "closed": "Razed or removed",
-    "all": "All",
-}
+CONDEMNATION_STATES = ("open", "overdue", "lifted", "closed", "all")  # the register's lists
 
 
 def _condemnation_line(row: Any) -> CondemnationLine:

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import date
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
-from reportlab.lib.enums import TA_RIGHT
+from reportlab.lib.enums import TA_CENTER, TA_RIGHT
 from reportlab.lib.pagesizes import letter
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
@@ -22,6 +22,8 @@ INK = colors.HexColor("#1b2430")
 MUTED = colors.HexColor("#5d6873")
 RULE = colors.HexColor("#c6ced8")
 SHADE = colors.HexColor("#eef2f7")
+RED = colors.HexColor("#b3261e")  # what must not be missed: revoked, temporary, condemned
+TEXT_WIDTH = letter[0] - 2 * MARGIN  # between the margins of a letter page
 
 
 def day(d: date) -> str:
@@ -77,6 +79,99 @@ def header(
     )
     out += [rule, Spacer(1, 12)]
     return out
+
+
+def facts_table(
+    facts: Sequence[tuple[str, str]],
+    label: ParagraphStyle,
+    value: ParagraphStyle,
+    label_width: float,
+    *,
+    width: float = TEXT_WIDTH,
+    padding: float = 4,
+) -> Table:
+    """A document's facts, a line each: the label in its column `label_width` wide, the value
+    beside it; flush left, `padding` points under each line."""
+    table = Table(
+        [[para(name, label), para(text, value)] for name, text in facts],
+        colWidths=[label_width, width - label_width],
+        hAlign="LEFT",
+    )
+    table.setStyle(
+        TableStyle(
+            [
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), padding),
+                ("LEFTPADDING", (0, 0), (-1, -1), 0),
+            ]
+        )
+    )
+    return table
+
+
+# --- one-page certificates (a City licence, a certificate of occupancy) -------------------------
+
+
+def certificate_styles(st: dict[str, ParagraphStyle], bold: str) -> dict[str, ParagraphStyle]:
+    """A certificate's centred title ("big"), its number ("number") and centred text."""
+    base = st["base"]
+    return {
+        "big": ParagraphStyle(
+            "big", base, fontName=bold, fontSize=24, leading=30, alignment=TA_CENTER
+        ),
+        "number": ParagraphStyle(
+            "number", base, fontName=bold, fontSize=14, leading=18, alignment=TA_CENTER
+        ),
+        "centred": ParagraphStyle("centred", base, fontSize=11, leading=15, alignment=TA_CENTER),
+    }
+
+
+def certificate_heading(
+    st: dict[str, ParagraphStyle],
+    cs: dict[str, ParagraphStyle],
+    municipality_name: str,
+    letterhead: Sequence[str],
+    title: str,
+    number: str,
+) -> list[Flowable]:
+    """A certificate's top: the letterhead, then its title and "No. <number>" centred (`cs`:
+    certificate_styles)."""
+    return [
+        *header(municipality_name, list(letterhead), st),
+        Spacer(1, 10),
+        para(title, cs["big"]),
+        para(f"No. {number}", cs["number"]),
+    ]
+
+
+def signature(st: dict[str, ParagraphStyle], name: str, title: str) -> list[Flowable]:
+    """The line to sign on, the signer's name under it and the title, muted, under that."""
+    return [para("_" * 40, st["base"]), para(name, st["base"]), para(title, st["label"])]
+
+
+def certificate_border(canvas: Any, _document: Any) -> None:
+    """The thin rule framing a certificate's page (build_pdf's `decorate`)."""
+    canvas.setStrokeColor(RULE)
+    canvas.setLineWidth(2)
+    canvas.rect(0.45 * inch, 0.45 * inch, letter[0] - 0.9 * inch, letter[1] - 0.9 * inch)
+
+
+def build_certificate(
+    out: Path, story: list[Flowable], *, font: str, title: str, author: str, footer: str
+) -> None:
+    """build_pdf for a one-page certificate: framed (certificate_border), the footer line
+    without a page number."""
+    build_pdf(
+        out,
+        story,
+        font=font,
+        title=title,
+        author=author,
+        footer=footer,
+        page_label="",
+        footer_y=0.6 * inch,
+        decorate=certificate_border,
+    )
 
 
 def numbered_canvas(

@@ -16,7 +16,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.pagesizes import letter
 from reportlab.lib.styles import ParagraphStyle
@@ -25,11 +24,21 @@ from reportlab.platypus import Spacer, Table, TableStyle
 from reportlab.platypus.flowables import Flowable
 
 from desk.domain.licensing import LICENCE_SECTION, LicenceCertificate, Outcome, Placard
-from reports.common import INK, MARGIN, RULE, build_pdf, day, header, para, styles
+from reports.common import (
+    INK,
+    RED,
+    TEXT_WIDTH,
+    build_certificate,
+    build_pdf,
+    certificate_heading,
+    certificate_styles,
+    day,
+    facts_table,
+    para,
+    signature,
+    styles,
+)
 from reports.fonts import register_fonts
-
-RED = colors.HexColor("#b3261e")
-WIDTH = letter[0] - 2 * MARGIN
 
 
 def _who(name: str, title: str) -> list[str]:
@@ -65,7 +74,7 @@ def render_placard(p: Placard, out: Path) -> None:
     rows = [[para("Found to have the defects of Hudson 140 B:", st["head"])]] + [
         [g] for g in grounds
     ]
-    box = Table(rows, colWidths=[WIDTH - 0.6 * inch])
+    box = Table(rows, colWidths=[TEXT_WIDTH - 0.6 * inch])
     box.setStyle(
         TableStyle(
             [
@@ -149,16 +158,10 @@ def render_placard(p: Placard, out: Path) -> None:
 def render_licence_certificate(c: LicenceCertificate, out: Path) -> None:
     regular, bold = register_fonts()
     st = styles(regular, bold)
-    big = ParagraphStyle(
-        "big", st["base"], fontName=bold, fontSize=24, leading=30, alignment=TA_CENTER
-    )
-    number = ParagraphStyle(
-        "number", st["base"], fontName=bold, fontSize=14, leading=18, alignment=TA_CENTER
-    )
+    cs = certificate_styles(st, bold)
     name = ParagraphStyle(
         "name", st["base"], fontName=bold, fontSize=18, leading=23, alignment=TA_CENTER
     )
-    centred = ParagraphStyle("centred", st["base"], fontSize=11, leading=15, alignment=TA_CENTER)
     warning = ParagraphStyle(
         "warning",
         st["base"],
@@ -177,31 +180,17 @@ def render_licence_certificate(c: LicenceCertificate, out: Path) -> None:
         ("Granted", day(c.granted_on)),
         ("Expires", f"{day(c.expires_on)} (the end of the year, or the state licence's expiry)"),
     ]
-    table = Table(
-        [[para(label, st["label"]), para(value, body)] for label, value in facts],
-        colWidths=[1.3 * inch, WIDTH - 1.3 * inch],
-        hAlign="LEFT",
-    )
-    table.setStyle(
-        TableStyle(
-            [
-                ("VALIGN", (0, 0), (-1, -1), "TOP"),
-                ("BOTTOMPADDING", (0, 0), (-1, -1), 4),
-                ("LEFTPADDING", (0, 0), (-1, -1), 0),
-            ]
-        )
-    )
+    table = facts_table(facts, st["label"], body, 1.3 * inch)
     story: list[Flowable] = [
-        *header(lh.municipality_name, list(lh.lines), st),
-        Spacer(1, 10),
-        para(f"City {c.trade_words}", big),
-        para(f"No. {c.number}", number),
+        *certificate_heading(
+            st, cs, lh.municipality_name, lh.lines, f"City {c.trade_words}", c.number
+        ),
     ]
     if c.revoked_on is not None:
         story += [Spacer(1, 6), para(f"REVOKED {day(c.revoked_on)} (15.1.78)", warning)]
     story += [
         Spacer(1, 16),
-        para(lh.municipality_name + " licenses", centred),
+        para(lh.municipality_name + " licenses", cs["centred"]),
         Spacer(1, 4),
         para(c.licensee, name),
         Spacer(1, 12),
@@ -217,24 +206,13 @@ def render_licence_certificate(c: LicenceCertificate, out: Path) -> None:
         Spacer(1, 14),
         table,
         Spacer(1, 44),
-        para("_" * 40, st["base"]),
-        *(para(line, st["base"]) for line in _who(lh.inspector_name, lh.inspector_title)[:1]),
-        para("Electrical Inspector", st["label"]),
+        *signature(st, lh.inspector_name, "Electrical Inspector"),
     ]
-
-    def border(canvas: Any, _document: Any) -> None:
-        canvas.setStrokeColor(RULE)
-        canvas.setLineWidth(2)
-        canvas.rect(0.45 * inch, 0.45 * inch, letter[0] - 0.9 * inch, letter[1] - 0.9 * inch)
-
-    build_pdf(
+    build_certificate(
         out,
         story,
         font=regular,
         title=f"City {c.trade_words} {c.number} — {c.licensee}",
         author=lh.municipality_name,
         footer=f"{lh.municipality_name} — City licence {c.number}",
-        page_label="",
-        footer_y=0.6 * inch,
-        decorate=border,
     )

@@ -5,21 +5,28 @@ page, portrait. A pure renderer over desk.services.inspections.CertificateData."
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
-from reportlab.lib.pagesizes import letter
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
 from reportlab.platypus import Spacer, Table, TableStyle
 from reportlab.platypus.flowables import Flowable
 
 from desk.services.inspections import CertificateData
-from reports.common import INK, MARGIN, RULE, build_pdf, day, header, para, styles
+from reports.common import (
+    INK,
+    RED,
+    TEXT_WIDTH,
+    build_certificate,
+    certificate_heading,
+    certificate_styles,
+    day,
+    facts_table,
+    para,
+    signature,
+    styles,
+)
 from reports.fonts import register_fonts
-
-RED = colors.HexColor("#b3261e")
 
 
 def certificate_title(c: CertificateData) -> str:
@@ -43,13 +50,7 @@ def statement(c: CertificateData) -> str:
 def render_occupancy_certificate(c: CertificateData, out: Path) -> None:
     regular, bold = register_fonts()
     st = styles(regular, bold)
-    centred = ParagraphStyle("centred", st["base"], fontSize=11, leading=15, alignment=TA_CENTER)
-    big = ParagraphStyle(
-        "big", st["base"], fontName=bold, fontSize=24, leading=30, alignment=TA_CENTER
-    )
-    number = ParagraphStyle(
-        "number", st["base"], fontName=bold, fontSize=14, leading=18, alignment=TA_CENTER
-    )
+    cs = certificate_styles(st, bold)
     warning = ParagraphStyle(
         "warning",
         st["base"],
@@ -70,24 +71,10 @@ def render_occupancy_certificate(c: CertificateData, out: Path) -> None:
     if c.occupant:
         facts.append(("Occupant", c.occupant))
     facts.append(("Issued", day(c.issued_on)))
-    width = letter[0] - 2 * MARGIN
-    table = Table(
-        [[para(label, st["label"]), para(value, body)] for label, value in facts],
-        colWidths=[1.2 * inch, width - 1.2 * inch],
-        hAlign="LEFT",
-    )
-    table.setStyle(
-        TableStyle(
-            [
-                ("VALIGN", (0, 0), (-1, -1), "TOP"),
-                ("BOTTOMPADDING", (0, 0), (-1, -1), 4),
-                ("LEFTPADDING", (0, 0), (-1, -1), 0),
-            ]
-        )
-    )
+    table = facts_table(facts, st["label"], body, 1.2 * inch)
     use_box = Table(
         [[para("Use and occupancy", st["head"])], [para(c.use_stated, use)]],
-        colWidths=[width],
+        colWidths=[TEXT_WIDTH],
     )
     use_box.setStyle(
         TableStyle(
@@ -100,10 +87,9 @@ def render_occupancy_certificate(c: CertificateData, out: Path) -> None:
         )
     )
     story: list[Flowable] = [
-        *header(c.municipality_name, list(c.letterhead), st),
-        Spacer(1, 10),
-        para(certificate_title(c), big),
-        para(f"No. {c.number}", number),
+        *certificate_heading(
+            st, cs, c.municipality_name, c.letterhead, certificate_title(c), c.number
+        ),
     ]
     if c.temporary_until is not None:
         story += [Spacer(1, 6), para(f"TEMPORARY — valid until {day(c.temporary_until)}", warning)]
@@ -118,30 +104,19 @@ def render_occupancy_certificate(c: CertificateData, out: Path) -> None:
         para("Conditions", st["head"]),
         para(c.conditions or "None.", body),
         Spacer(1, 40),
-        para("_" * 40, st["base"]),
-        para(c.inspector_name, st["base"]),
-        para(c.inspector_title, st["label"]),
+        *signature(st, c.inspector_name, c.inspector_title),
         Spacer(1, 20),
         para(
             "A change of use, or of the user of a non-residential building, needs a new "
             "certificate (15.1.13(c)). Keep this certificate on the premises.",
-            centred,
+            cs["centred"],
         ),
     ]
-
-    def border(canvas: Any, _document: Any) -> None:
-        canvas.setStrokeColor(RULE)
-        canvas.setLineWidth(2)
-        canvas.rect(0.45 * inch, 0.45 * inch, letter[0] - 0.9 * inch, letter[1] - 0.9 * inch)
-
-    build_pdf(
+    build_certificate(
         out,
         story,
         font=regular,
         title=f"{certificate_title(c)} {c.number} — {c.address}",
         author=c.municipality_name,
         footer=f"{c.municipality_name} — certificate of occupancy {c.number}",
-        page_label="",
-        footer_y=0.6 * inch,
-        decorate=border,
     )

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
+from typing import TypeVar
 
 from desk.clock import Clock
 from desk.domain import licensing as rules
@@ -38,20 +39,24 @@ def _municipality(uow: UnitOfWork, municipality_id: int) -> Municipality:
     return muni
 
 
-def _licence(uow: UnitOfWork, licence_id: int) -> CityLicence:
-    row = uow.registers.get(CityLicence, licence_id)
+_Row = TypeVar("_Row", CityLicence, Condemnation)
+
+
+def _registered(uow: UnitOfWork, cls: type[_Row], row_id: int, what: str) -> _Row:
+    """The register's row `row_id`; NotFound names `what` ("City licence #7 does not exist")."""
+    row = uow.registers.get(cls, row_id)
     if row is None:
-        raise NotFound(f"City licence #{licence_id} does not exist")
-    assert isinstance(row, CityLicence)
+        raise NotFound(f"{what} #{row_id} does not exist")
+    assert isinstance(row, cls)
     return row
+
+
+def _licence(uow: UnitOfWork, licence_id: int) -> CityLicence:
+    return _registered(uow, CityLicence, licence_id, "City licence")
 
 
 def _condemnation(uow: UnitOfWork, condemnation_id: int) -> Condemnation:
-    row = uow.registers.get(Condemnation, condemnation_id)
-    if row is None:
-        raise NotFound(f"condemnation #{condemnation_id} does not exist")
-    assert isinstance(row, Condemnation)
-    return row
+    return _registered(uow, Condemnation, condemnation_id, "condemnation")
 
 
 def revocation_of(row: CityLicence) -> Revocation:

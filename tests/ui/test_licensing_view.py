@@ -60,9 +60,13 @@ def seen(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> dict[str, list[obje
 
     monkeypatch.setattr(dialogs, "ask", ask)
     monkeypatch.setattr(
-        dialogs, "choose_file", lambda _p, _c, _f="", **kw: str(tmp_path / kw["directory"])
+        dialogs,
+        "choose_file",
+        lambda _p, _c, _f="", **kw: str(tmp_path / Path(kw["directory"]).name),
     )
-    monkeypatch.setattr(dialogs, "show_file", lambda _w, path, _t: s["opened"].append(Path(str(path))))
+    monkeypatch.setattr(
+        dialogs, "show_file", lambda _w, path, _t: s["opened"].append(Path(str(path)))
+    )
     return s
 
 
@@ -87,6 +91,19 @@ def view_for(qtbot: QtBot, database: Database, clock: FixedClock, actor: Actor) 
     view.show()
     view.load()
     return view
+
+
+def view_with_a_condemnation(
+    qtbot: QtBot, database: Database, clock: FixedClock, reg: Register
+) -> LicensingView:
+    """The inspector's view of a register with one condemnation (5820 N Lake Dr, no heat)."""
+    svc.record_condemnation(
+        database.uow(),
+        clock,
+        reg.inspector,
+        svc.CondemnationInput(reg.municipality_id, "5820 N Lake Dr", ("B2",), "No heat", TODAY),
+    )
+    return view_for(qtbot, database, clock, reg.inspector)
 
 
 def test_the_inspector_records_a_condemnation_and_sees_it_in_the_register(
@@ -249,13 +266,41 @@ def test_the_section_is_in_the_main_window_for_every_role(
 def test_both_table_models_pass_the_model_tester(
     qtbot: QtBot, qtmodeltester: object, empty_database: Database, clock: FixedClock, reg: Register
 ) -> None:
-    svc.record_condemnation(
-        empty_database.uow(),
-        clock,
-        reg.inspector,
-        svc.CondemnationInput(reg.municipality_id, "5820 N Lake Dr", ("B2",), "No heat", TODAY),
-    )
-    view = view_for(qtbot, empty_database, clock, reg.inspector)
+    view = view_with_a_condemnation(qtbot, empty_database, clock, reg)
     assert len(view.condemnations.rows) == 1
     qtmodeltester.check(view.condemnation_model)  # type: ignore[attr-defined]
     qtmodeltester.check(view.licence_model)  # type: ignore[attr-defined]
+
+
+def test_a_placard_typed_without_pdf_is_saved_as_one_and_an_unwritable_folder_is_named(
+    qtbot: QtBot,
+    empty_database: Database,
+    clock: FixedClock,
+    reg: Register,
+    monkeypatch: pytest.MonkeyPatch,
+    seen: dict[str, list[object]],
+    tmp_path: Path,
+) -> None:
+    view = view_with_a_condemnation(qtbot, empty_database, clock, reg)
+    view.show_page("condemnations")
+    asked: list[tuple[str, str]] = []
+
+    def typed_without_suffix(_p: object, caption: str, _f: str = "", **kw: str) -> str:
+        asked.append((caption, Path(kw["directory"]).name))
+        return str(tmp_path / "placard")
+
+    monkeypatch.setattr(dialogs, "choose_file", typed_without_suffix)
+    out = view.print_placard()
+    assert asked == [("Save the placard", "placard-5820-n-lake-dr.pdf")]
+    assert out == tmp_path / "placard.pdf" and seen["opened"] == [out]
+    assert "UNFIT FOR HUMAN HABITATION" in PdfReader(str(out)).pages[0].extract_text()
+
+    # A folder that is not there: the inspector is told where, and nothing is shown.
+    errors: list[str] = []
+    monkeypatch.setattr(dialogs, "error", lambda _p, _t, text: errors.append(text))
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    monkeypatch.setattr(dialogs, "choose_file", lambda *_a, **_k: str(blocked / "placard.pdf"))
+    assert view.print_placard() is None
+    assert errors and errors[0].startswith(f"The placard could not be saved to {blocked}")
+    assert seen["opened"] == [out]

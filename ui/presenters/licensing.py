@@ -6,30 +6,18 @@ desk/domain/licensing.py's; the rows come from db/licence_queries.py."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from datetime import date
 
+from db.licence_queries import CONDEMNATION_STATES
 from desk.domain import licensing as rules
 from desk.domain.enums import Role
 from desk.domain.licensing import CondemnationLine, LicenceLine, LicenceStatus, Outcome
 from desk.errors import RuleViolation
-from ui.presenters.formatting import EMPTY, format_date
+from ui.presenters.formatting import EMPTY, count_of, format_date
+from ui.presenters.registers import Line, item_at, row_of
 
 SECTION_TITLE = "Licences & condemnations"
 PAGES = ("licences", "condemnations")
-
-
-@dataclass(frozen=True)
-class Line:
-    """A row of a list: the record behind it and the cells shown."""
-
-    item: object
-    cells: tuple[str, ...]
-    warn: bool = False  # shown in the warning colour (revoked, overdue to vacate)
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
 # --- Electrical licences --------------------------------------------------------------------------
@@ -94,23 +82,16 @@ class LicencesPresenter:
             )
 
     def licence(self, row: int) -> LicenceLine | None:
-        if 0 <= row < len(self.rows):
-            item = self.rows[row].item
-            assert isinstance(item, LicenceLine)
-            return item
-        return None
+        return item_at(self.rows, row, LicenceLine)
 
     def row_of(self, licence_id: int) -> int:
-        for n, line in enumerate(self.rows):
-            if getattr(line.item, "id", None) == licence_id:
-                return n
-        return -1
+        return row_of(self.rows, licence_id)
 
     @property
     def summary(self) -> str:
         c = self.counts
         return (
-            f"{_plural(c.get(LicenceStatus.IN_FORCE, 0), 'licence')} in force, "
+            f"{count_of(c.get(LicenceStatus.IN_FORCE, 0), 'licence')} in force, "
             f"{c.get(LicenceStatus.EXPIRED, 0):,} expired, "
             f"{c.get(LicenceStatus.REVOKED, 0):,} revoked"
         )
@@ -224,7 +205,7 @@ CONDEMNATION_COLUMNS = (
     "Status",
     "Permit",
 )
-STATE_ORDER = ("open", "overdue", "lifted", "closed", "all")
+STATE_ORDER = CONDEMNATION_STATES  # the register's lists, in the order of their tabs
 STATE_LABELS = {
     "open": "Open",
     "overdue": "Overdue to vacate",
@@ -282,23 +263,16 @@ class CondemnationsPresenter:
         return STATE_LABELS[state] if n is None else f"{STATE_LABELS[state]} ({n:,})"
 
     def condemnation(self, row: int) -> CondemnationLine | None:
-        if 0 <= row < len(self.rows):
-            item = self.rows[row].item
-            assert isinstance(item, CondemnationLine)
-            return item
-        return None
+        return item_at(self.rows, row, CondemnationLine)
 
     def row_of(self, condemnation_id: int) -> int:
-        for n, line in enumerate(self.rows):
-            if getattr(line.item, "id", None) == condemnation_id:
-                return n
-        return -1
+        return row_of(self.rows, condemnation_id)
 
     @property
     def summary(self) -> str:
         c = self.counts
         overdue = c.get("overdue", 0)
-        text = f"{_plural(c.get('open', 0), 'open condemnation')}"
+        text = count_of(c.get("open", 0), "open condemnation")
         return text + (f", {overdue:,} overdue to vacate" if overdue else "")
 
     @property

@@ -9,7 +9,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal, InvalidOperation
-from typing import TypeVar
 
 from db.surety_queries import BondRow, CertificateRow
 from desk.domain.enums import Role
@@ -24,6 +23,7 @@ from desk.services.sureties import (
     in_queue,
 )
 from ui.presenters.formatting import EMPTY, format_amount, format_date
+from ui.presenters.registers import Line, item_at, row_of
 
 # --- parsing the forms ----------------------------------------------------------------------------
 
@@ -91,27 +91,6 @@ PURPOSE_FILTERS: tuple[tuple[str, BondPurpose | None], ...] = (
     *((p.label, p) for p in BondPurpose),
 )
 RELEASE_ROLES = frozenset({Role.ENGINEER, Role.INSPECTOR})
-
-
-@dataclass(frozen=True)
-class Line:
-    """A row of a list: the record behind it and the cells shown."""
-
-    item: object
-    cells: tuple[str, ...]
-    warn: bool = False  # shown in the warning colour (expired, expiring soon)
-
-
-_Item = TypeVar("_Item")
-
-
-def item_at(rows: Sequence[Line], row: int, cls: type[_Item]) -> _Item | None:
-    """The record behind row `row` of a list (None when no row is chosen)."""
-    if 0 <= row < len(rows):
-        item = rows[row].item
-        assert isinstance(item, cls)
-        return item
-    return None
 
 
 class BondsPresenter:
@@ -406,10 +385,7 @@ class DepositsPresenter:
         return item_at(self.rows, row, DepositLine)
 
     def row_of(self, deposit_id: int) -> int:
-        for n, r in enumerate(self.rows):
-            if isinstance(r.item, DepositLine) and r.item.deposit_id == deposit_id:
-                return n
-        return -1
+        return row_of(self.rows, deposit_id, "deposit_id")
 
     @property
     def summary(self) -> str:

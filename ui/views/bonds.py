@@ -13,21 +13,19 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QStringListModel, Qt, Signal
-from PySide6.QtGui import QColor, QKeySequence, QShortcut
+from PySide6.QtCore import QStringListModel, Qt
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QComboBox,
     QCompleter,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QPushButton,
     QSpinBox,
     QTableView,
-    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -44,7 +42,7 @@ from desk.domain.sureties import (
     Coverage,
     CoverageKind,
 )
-from desk.errors import DeskError, ValidationError
+from desk.errors import ValidationError
 from desk.services import sureties as svc
 from ui import dialogs
 from ui.permit import actions
@@ -62,8 +60,18 @@ from ui.presenters.sureties import (
     parse_day,
     parse_money,
 )
-from ui.views.common import read_only_table
-from ui.views.deposits import LinesModel, button_row
+from ui.views.common import (
+    LinesModel,
+    button_row,
+    enable_buttons,
+    filter_combo,
+    fit_columns,
+    note_label,
+    read_only_table,
+    search_field,
+    selected_row,
+)
+from ui.views.section import SectionView
 
 SECTION_TITLE = "Bonds & Insurance"
 WARN = QColor(160, 82, 0)
@@ -78,10 +86,6 @@ CONDITIONS: dict[BondPurpose, tuple[tuple[str, str], ...]] = {
         ("exterior_alterations", "The exterior alterations completed in time (15.1.9(h)(1))"),
     ),
 }
-
-
-class _WarnModel(LinesModel):
-    colour = WARN
 
 
 class PartyField(QLineEdit):
@@ -497,16 +501,11 @@ def _table(parent: QWidget, name: str, model: LinesModel) -> QTableView:
     return table
 
 
-class BondsView(QWidget):
-    open_permit = Signal(int)
-
+class BondsView(SectionView):
     def __init__(
         self, database: Database, session: Session, clock: Clock, parent: QWidget | None = None
     ) -> None:
-        super().__init__(parent)
-        self.setObjectName("bondsView")
-        self.database, self.session, self.clock = database, session, clock
-        self.loaded = False
+        super().__init__("bondsView", database, session, clock, parent)
         mid = session.municipality_id
 
         def bonds(text: str, status: BondStatus | None, purpose: BondPurpose | None) -> Any:
@@ -522,55 +521,34 @@ class BondsView(QWidget):
         self.watch = ExpiryPresenter(
             lambda days: svc.expiry_watch(database.uow(), clock, mid, days)
         )
-        title = QLabel(SECTION_TITLE, self)
-        title.setObjectName("viewHeading")
-        self.summary = QLabel(self)
-        self.summary.setObjectName("countLabel")
-        self.pages = QTabWidget(self)
-        self.pages.setObjectName("bondPages")
-        self.pages.addTab(self._bonds_page(), "&Bonds")
-        self.pages.addTab(self._certificates_page(), "Insurance &certificates")
-        self.pages.addTab(self._watch_page(), "E&xpiry watch")
-        self.pages.currentChanged.connect(lambda _i: self._show_summary())
-        top = QHBoxLayout()
-        top.addWidget(title)
-        top.addStretch(1)
-        top.addWidget(self.summary)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(16, 12, 16, 12)
-        layout.addLayout(top)
-        layout.addWidget(self.pages, 1)
-        for n in range(3):
-            shortcut = QShortcut(QKeySequence(f"Ctrl+{n + 1}"), self)
-            shortcut.activated.connect(lambda n=n: self.pages.setCurrentIndex(n))
-        find = QShortcut(QKeySequence.StandardKey.Find, self)
-        find.activated.connect(self._focus_search)
+        self._paged(
+            SECTION_TITLE,
+            "bondPages",
+            (
+                (self._bonds_page, "&Bonds"),
+                (self._certificates_page, "Insurance &certificates"),
+                (self._watch_page, "E&xpiry watch"),
+            ),
+        )
 
     # --- pages -------------------------------------------------------------------------------
 
     def _bonds_page(self) -> QWidget:
         page = QWidget(self)
-        self.bond_search = QLineEdit(page)
-        self.bond_search.setObjectName("bondSearch")
-        self.bond_search.setPlaceholderText("Principal, bond number, surety or permit")
-        self.bond_search.textChanged.connect(self._bond_filter)
-        self.status_filter = QComboBox(page)
-        self.status_filter.setObjectName("bondStatusFilter")
-        for label, value in STATUS_FILTERS:
-            self.status_filter.addItem(label, value.value if value else "")
-        self.status_filter.currentIndexChanged.connect(self._bond_filter)
-        self.purpose_filter = QComboBox(page)
-        self.purpose_filter.setObjectName("bondPurposeFilter")
-        for label, purpose in PURPOSE_FILTERS:
-            self.purpose_filter.addItem(label, purpose.value if purpose else "")
-        self.purpose_filter.currentIndexChanged.connect(self._bond_filter)
-        self.bond_model = _WarnModel(self.bonds, self)
+        self.bond_search = search_field(
+            page, "bondSearch", "Principal, bond number, surety or permit", self._bond_filter
+        )
+        self.status_filter = filter_combo(
+            page, "bondStatusFilter", STATUS_FILTERS, self._bond_filter
+        )
+        self.purpose_filter = filter_combo(
+            page, "bondPurposeFilter", PURPOSE_FILTERS, self._bond_filter
+        )
+        self.bond_model = LinesModel(self.bonds, self, WARN)
         self.bond_table = _table(page, "bondsTable", self.bond_model)
         self.bond_table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.bond_table.activated.connect(lambda _i: self.edit_bond())
-        self.bond_note = QLabel(page)
-        self.bond_note.setObjectName("noteText")
-        self.bond_note.setWordWrap(True)
+        self.bond_note = note_label(page, selectable=False)
         self.new_bond_button = QPushButton("&New bond…", page)
         self.edit_bond_button = QPushButton("&Edit…", page)
         self.release_button = QPushButton("&Release…", page)
@@ -597,14 +575,13 @@ class BondsView(QWidget):
 
     def _certificates_page(self) -> QWidget:
         page = QWidget(self)
-        self.cert_search = QLineEdit(page)
-        self.cert_search.setObjectName("certificateSearch")
-        self.cert_search.setPlaceholderText("Insured, insurer, policy or member")
-        self.cert_search.textChanged.connect(self._cert_filter)
+        self.cert_search = search_field(
+            page, "certificateSearch", "Insured, insurer, policy or member", self._cert_filter
+        )
         self.show_expired = QCheckBox("Show expi&red", page)
         self.show_expired.setObjectName("showExpired")
         self.show_expired.toggled.connect(self._cert_filter)
-        self.cert_model = _WarnModel(self.certificates, self)
+        self.cert_model = LinesModel(self.certificates, self, WARN)
         self.cert_table = _table(page, "certificatesTable", self.cert_model)
         self.cert_table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.cert_table.activated.connect(lambda _i: self.edit_certificate())
@@ -633,7 +610,7 @@ class BondsView(QWidget):
         self.days.valueChanged.connect(self._days_changed)
         days_label = QLabel("&Look ahead", page)
         days_label.setBuddy(self.days)
-        self.watch_model = _WarnModel(self.watch, self)
+        self.watch_model = LinesModel(self.watch, self, WARN)
         self.watch_table = _table(page, "expiryTable", self.watch_model)
         self.watch_note = QLabel(
             "Select the lines to write to (none selected: all of them). The letters are one PDF, "
@@ -678,10 +655,7 @@ class BondsView(QWidget):
 
     def _fit(self, table: QTableView, stretch: tuple[int, ...]) -> None:
         """Short columns as wide as their values; the names and lists share the rest."""
-        header = table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        for column in stretch:
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
+        fit_columns(table, stretch)
         # The watch starts with nothing selected: the letters then go to every line.
         first = table.model().rowCount() and not table.currentIndex().isValid()
         if first and table is not self.watch_table:
@@ -725,20 +699,18 @@ class BondsView(QWidget):
         self._show_summary()
 
     def _bond_row(self) -> int:
-        index = self.bond_table.currentIndex()
-        return index.row() if index.isValid() else -1
+        return selected_row(self.bond_table)
 
     def _bond_buttons(self) -> None:
         row = self._bond_row()
-        for button, check in (
-            (self.edit_bond_button, self.bonds.can_edit),
-            (self.release_button, self.bonds.can_release),
-            (self.claim_button, self.bonds.can_claim),
-            (self.expire_button, self.bonds.can_expire),
-        ):
-            ok, why = check(row)
-            button.setEnabled(ok)
-            button.setToolTip(why)
+        enable_buttons(
+            (
+                (self.edit_bond_button, self.bonds.can_edit(row)),
+                (self.release_button, self.bonds.can_release(row)),
+                (self.claim_button, self.bonds.can_claim(row)),
+                (self.expire_button, self.bonds.can_expire(row)),
+            )
+        )
         b = self.bonds.bond(row)
         note = ""
         if b is not None:
@@ -752,14 +724,9 @@ class BondsView(QWidget):
             note += "."
         self.bond_note.setText(note)
 
-    def _context(self) -> PermitContext:
-        return PermitContext(self.database, self.session, 0, self.clock)
-
     def _done(self, message: str) -> None:
         self.load()
-        bar = getattr(self.window(), "statusBar", None)
-        if callable(bar):
-            bar().showMessage(message, 15_000)
+        self._status(message)
 
     # --- bond actions ------------------------------------------------------------------------
 
@@ -780,17 +747,12 @@ class BondsView(QWidget):
             return
         uow = self.database.uow()
         problems = svc.bond_release_check(uow, self.clock, self.session.actor, b.id)
-        if problems:
-            dialogs.warn(self, "Release the bond", "\n".join(problems))
-            return
-        if not dialogs.ask(
-            self, "Release the bond", f"Release {b.title} of {b.principal} as of today?"
+        if not self._confirmed(
+            "Release the bond",
+            (not problems, "\n".join(problems)),
+            f"Release {b.title} of {b.principal} as of today?",
+            lambda: svc.release(self.database.uow(), self.clock, self.session.actor, b.id),
         ):
-            return
-        try:
-            svc.release(self.database.uow(), self.clock, self.session.actor, b.id)
-        except DeskError as e:
-            dialogs.warn(self, "Release the bond", str(e))
             return
         self._done(f"{b.title} is released.")
 
@@ -805,10 +767,10 @@ class BondsView(QWidget):
         b = self.bonds.bond(self._bond_row())
         if b is None:
             return
-        try:
-            svc.expire(self.database.uow(), self.clock, self.session.actor, b.id)
-        except DeskError as e:
-            dialogs.warn(self, "Mark the bond expired", str(e))
+        if not self._attempt(
+            "Mark the bond expired",
+            lambda: svc.expire(self.database.uow(), self.clock, self.session.actor, b.id),
+        ):
             return
         self._done(f"{b.title} is marked expired.")
 
@@ -819,8 +781,7 @@ class BondsView(QWidget):
             self._done("The certificate is filed.")
 
     def edit_certificate(self) -> None:
-        index = self.cert_table.currentIndex()
-        c = self.certificates.certificate(index.row() if index.isValid() else -1)
+        c = self.certificates.certificate(selected_row(self.cert_table))
         if c is None:
             return
         if actions.exec_dialog(CertificateDialog(self._context(), c.id, parent=self)):

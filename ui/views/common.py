@@ -2,20 +2,29 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from datetime import date
+from enum import Enum
+from typing import Any
 
 from PySide6.QtCore import QAbstractItemModel, QDate, Qt
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QComboBox,
     QDateEdit,
     QFrame,
+    QHBoxLayout,
     QHeaderView,
     QLabel,
+    QLineEdit,
+    QPushButton,
     QScrollArea,
     QTableView,
     QWidget,
 )
 
+from ui.models.base import Index, PresenterTableModel
 from ui.presenters.formatting import EMPTY
 
 
@@ -27,12 +36,15 @@ def from_qdate(day: QDate) -> date:
     return date(day.year(), day.month(), day.day())
 
 
-def date_edit(parent: QWidget, name: str) -> QDateEdit:
-    """A date field as the office writes dates (MM/DD/YYYY), with a calendar to pick from."""
+def date_edit(parent: QWidget, name: str, day: date | None = None) -> QDateEdit:
+    """A date field as the office writes dates (MM/DD/YYYY), with a calendar to pick from;
+    showing `day` when one is given."""
     edit = QDateEdit(parent)
     edit.setObjectName(name)
     edit.setCalendarPopup(True)
     edit.setDisplayFormat("MM/dd/yyyy")
+    if day is not None:
+        edit.setDate(to_qdate(day))
     return edit
 
 
@@ -53,6 +65,115 @@ def read_only_table(parent: QWidget, name: str, model: QAbstractItemModel) -> QT
     header.setHighlightSections(False)
     header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
     return table
+
+
+def search_field(
+    parent: QWidget, name: str, placeholder: str, changed: Callable[..., object]
+) -> QLineEdit:
+    """A list's search: `changed` is called (with the text, when it takes it) as it is typed."""
+    field = QLineEdit(parent)
+    field.setObjectName(name)
+    field.setPlaceholderText(placeholder)
+    field.textChanged.connect(changed)
+    return field
+
+
+def filter_combo(
+    parent: QWidget,
+    name: str,
+    choices: Iterable[tuple[str, Enum | None]],
+    changed: Callable[..., object],
+) -> QComboBox:
+    """A list's filter: each (label, value) a choice, its data the value's text ("" for None,
+    any); `changed` is called when another is picked."""
+    combo = QComboBox(parent)
+    combo.setObjectName(name)
+    for label, value in choices:
+        combo.addItem(label, value.value if value else "")
+    combo.currentIndexChanged.connect(changed)
+    return combo
+
+
+def fit_columns(table: QTableView, stretch: Iterable[int]) -> None:
+    """Short columns as wide as their values; the columns in `stretch` share the rest."""
+    header = table.horizontalHeader()
+    header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    for column in stretch:
+        header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
+
+
+def selected_row(table: QTableView) -> int:
+    """The row of the table's current index, -1 when there is none."""
+    index = table.currentIndex()
+    return index.row() if index.isValid() else -1
+
+
+class LinesModel(PresenterTableModel[Any]):
+    """Rows a presenter holds as `Line`s (ui/presenters/registers.py: cells and a warning flag);
+    a row with the flag is shown in `colour` (a subclass's, or the one given)."""
+
+    colour: QColor | None = None
+
+    def __init__(
+        self, presenter: Any = None, parent: Any = None, colour: QColor | None = None
+    ) -> None:
+        super().__init__(presenter, parent)
+        if colour is not None:
+            self.colour = colour
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        row = self.row_at(index)
+        if row is None:
+            return None
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            return row.cells[index.column()]
+        if role == Qt.ItemDataRole.ForegroundRole and row.warn:
+            return self.colour
+        return None
+
+    def reload(self) -> None:
+        self.beginResetModel()
+        self.endResetModel()
+
+
+ButtonSpec = tuple[str, QPushButton, Callable[[], object]]
+
+
+def wire_buttons(*specs: ButtonSpec) -> list[QPushButton]:
+    """Each (object name, button, slot): named (tests find it by name), not the dialog's default
+    (Enter stays with the table) and connected. Returns the buttons in order."""
+    for name, button, slot in specs:
+        button.setObjectName(name)
+        button.setAutoDefault(False)
+        button.clicked.connect(slot)
+    return [button for _, button, _ in specs]
+
+
+def button_row(*specs: ButtonSpec) -> QHBoxLayout:
+    """The buttons of `specs`, wired, in a row from the left."""
+    row = QHBoxLayout()
+    for button in wire_buttons(*specs):
+        row.addWidget(button)
+    row.addStretch(1)
+    return row
+
+
+def enable_buttons(checks: Iterable[tuple[QPushButton, tuple[bool, str]]]) -> None:
+    """Each button enabled or not by its presenter's (may, why not); the reason is its tooltip."""
+    for button, (ok, why) in checks:
+        button.setEnabled(ok)
+        button.setToolTip(why)
+
+
+def note_label(parent: QWidget, *, selectable: bool = True) -> QLabel:
+    """The words under a list (the selected row in full, or why a step waits): wrapped, and
+    selectable unless told otherwise."""
+    label = QLabel(parent)
+    label.setObjectName("noteText")
+    label.setWordWrap(True)
+    if selectable:
+        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    return label
 
 
 def value_label(text: str, name: str = "fieldValue") -> QLabel:

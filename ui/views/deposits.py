@@ -11,24 +11,20 @@ buttons follow the signed-in user's roles (the services check again).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor, QKeySequence, QShortcut
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QPushButton,
     QTabBar,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -38,64 +34,30 @@ from db.database import Database
 from desk.clock import Clock
 from desk.domain.cashiering import PaymentMethod, Tender
 from desk.domain.sureties import DepositStatus
-from desk.errors import DeskError, ValidationError
+from desk.errors import ValidationError
 from desk.services import sureties as svc
 from desk.services.cashiering import DEFAULT_DRAWER
 from ui import dialogs
-from ui.models.base import Index, PresenterTableModel
 from ui.permit import actions
 from ui.permit.actions import ActionDialog
 from ui.permit.base import PermitContext
 from ui.presenters.formatting import format_amount, format_date
 from ui.presenters.session import Session
 from ui.presenters.sureties import QUEUE_ORDER, DepositsPresenter, parse_day, parse_money
-from ui.views.common import read_only_table
+from ui.views.common import (
+    LinesModel,
+    enable_buttons,
+    fit_columns,
+    note_label,
+    read_only_table,
+    selected_row,
+    wire_buttons,
+)
+from ui.views.section import SectionView
 
 SECTION_TITLE = "Deposits"
 ELIGIBLE = QColor(30, 110, 50)
 METHODS = (PaymentMethod.CHECK, PaymentMethod.CASH, PaymentMethod.MONEY_ORDER, PaymentMethod.CARD)
-
-
-class LinesModel(PresenterTableModel[Any]):
-    """Rows a presenter holds as `Line`s (cells and a warning flag)."""
-
-    colour = ELIGIBLE
-
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        row = self.row_at(index)
-        if row is None:
-            return None
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-            return row.cells[index.column()]
-        if role == Qt.ItemDataRole.ForegroundRole and row.warn:
-            return self.colour
-        return None
-
-    def reload(self) -> None:
-        self.beginResetModel()
-        self.endResetModel()
-
-
-ButtonSpec = tuple[str, QPushButton, Callable[[], object]]
-
-
-def wire_buttons(*specs: ButtonSpec) -> list[QPushButton]:
-    """Each (object name, button, slot): named (tests find it by name), not the dialog's default
-    (Enter stays with the table) and connected. Returns the buttons in order."""
-    for name, button, slot in specs:
-        button.setObjectName(name)
-        button.setAutoDefault(False)
-        button.clicked.connect(slot)
-    return [button for _, button, _ in specs]
-
-
-def button_row(*specs: ButtonSpec) -> QHBoxLayout:
-    """The buttons of `specs`, wired, in a row from the left."""
-    row = QHBoxLayout()
-    for button in wire_buttons(*specs):
-        row.addWidget(button)
-    row.addStretch(1)
-    return row
 
 
 # --- dialogs ------------------------------------------------------------------------------------
@@ -414,22 +376,14 @@ class RetentionDialog(ActionDialog):
 # --- the section ----------------------------------------------------------------------------------
 
 
-class DepositsView(QWidget):
-    open_permit = Signal(int)
-
+class DepositsView(SectionView):
     def __init__(
         self, database: Database, session: Session, clock: Clock, parent: QWidget | None = None
     ) -> None:
-        super().__init__(parent)
-        self.setObjectName("depositsView")
-        self.database, self.session, self.clock = database, session, clock
-        self.loaded = False
+        super().__init__("depositsView", database, session, clock, parent)
         self.presenter = DepositsPresenter(self._fetch, clock.today, session.actor.roles)
-        self.model = LinesModel(self.presenter, self)
-        title = QLabel(SECTION_TITLE, self)
-        title.setObjectName("viewHeading")
-        self.summary = QLabel(self)
-        self.summary.setObjectName("countLabel")
+        self.model = LinesModel(self.presenter, self, ELIGIBLE)
+        top = self._heading(SECTION_TITLE)
         self.tabs = QTabBar(self)
         self.tabs.setObjectName("depositQueues")
         self.tabs.setExpanding(False)
@@ -440,13 +394,8 @@ class DepositsView(QWidget):
         self.table = read_only_table(self, "depositsTable", self.model)
         self.table.doubleClicked.connect(lambda _i: self._open())
         self.table.activated.connect(lambda _i: self._open())
-        self.detail = QLabel(self)
-        self.detail.setObjectName("noteText")
-        self.detail.setWordWrap(True)
-        self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.why = QLabel(self)
-        self.why.setObjectName("noteText")
-        self.why.setWordWrap(True)
+        self.detail = note_label(self)
+        self.why = note_label(self, selectable=False)
 
         self.take_button = QPushButton("&Take deposit…", self)
         self.pay_button = QPushButton("Take &payment…", self)
@@ -466,10 +415,6 @@ class DepositsView(QWidget):
             ("exportXlsx", self.xlsx_button, lambda: self.export("xlsx")),
             ("exportPdf", self.pdf_button, lambda: self.export("pdf")),
         )
-        top = QHBoxLayout()
-        top.addWidget(title)
-        top.addStretch(1)
-        top.addWidget(self.summary)
         # Two rows of buttons: the counter's and the way back to the depositor (the screen
         # stays narrow enough for a small window).
         counter = QHBoxLayout()
@@ -482,27 +427,20 @@ class DepositsView(QWidget):
         for b in (self.complete_button, self.order_button, self.refund_button, self.retain_button):
             back.addWidget(b)
         back.addStretch(1)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(16, 12, 16, 12)
-        layout.addLayout(top)
+        layout = self._section_layout(top)
         layout.addWidget(self.tabs)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.detail)
         layout.addWidget(self.why)
         layout.addLayout(back)
         layout.addLayout(counter)
-        for n in range(len(QUEUE_ORDER)):
-            shortcut = QShortcut(QKeySequence(f"Ctrl+{n + 1}"), self)
-            shortcut.activated.connect(lambda n=n: self.tabs.setCurrentIndex(n))
+        self._pick_keys(len(QUEUE_ORDER), self.tabs.setCurrentIndex)
         self.table.selectionModel().currentRowChanged.connect(lambda *_: self._selection())
         self.tabs.setCurrentIndex(QUEUE_ORDER.index("all"))
 
     def _fetch(self, on: date) -> list[svc.DepositLine]:
         with self.database.read() as conn:
             return sq.deposit_lines(conn, self.session.municipality_id, on)
-
-    def _context(self) -> PermitContext:
-        return PermitContext(self.database, self.session, 0, self.clock)
 
     # --- loading ---------------------------------------------------------------------------
 
@@ -518,9 +456,7 @@ class DepositsView(QWidget):
         for n, key in enumerate(QUEUE_ORDER):
             self.tabs.setTabText(n, self.presenter.tab_title(key))
         self.summary.setText(self.presenter.summary)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        fit_columns(self.table, (1,))
         row = self.presenter.row_of(keep) if keep else -1
         if row < 0 and self.presenter.rows:
             row = 0
@@ -537,8 +473,7 @@ class DepositsView(QWidget):
         self.tabs.setCurrentIndex(QUEUE_ORDER.index(key))
 
     def current_row(self) -> int:
-        index = self.table.currentIndex()
-        return index.row() if index.isValid() else -1
+        return selected_row(self.table)
 
     def current(self) -> svc.DepositLine | None:
         return self.presenter.line(self.current_row())
@@ -547,16 +482,16 @@ class DepositsView(QWidget):
         row = self.current_row()
         self.detail.setText(self.presenter.detail(row))
         reasons = []
-        for button, check in (
-            (self.pay_button, self.presenter.can_pay),
-            (self.complete_button, self.presenter.can_complete),
-            (self.order_button, self.presenter.can_order),
-            (self.refund_button, self.presenter.can_refund),
-            (self.retain_button, self.presenter.can_retain),
-        ):
-            ok, why = check(row)
-            button.setEnabled(ok)
-            button.setToolTip(why)
+        p = self.presenter
+        enable_buttons(
+            (
+                (self.pay_button, p.can_pay(row)),
+                (self.complete_button, p.can_complete(row)),
+                (self.order_button, p.can_order(row)),
+                (self.refund_button, p.can_refund(row)),
+                (self.retain_button, p.can_retain(row)),
+            )
+        )
         # The next step of a deposit still held, and who takes it.
         line = self.presenter.line(row)
         if line is not None and line.status in (DepositStatus.HELD, DepositStatus.ELIGIBLE):
@@ -575,10 +510,7 @@ class DepositsView(QWidget):
 
     def _after(self, deposit_id: int | None, message: str) -> None:
         self.load(deposit_id)
-        window = self.window()
-        bar = getattr(window, "statusBar", None)
-        if callable(bar):
-            bar().showMessage(message, 15_000)
+        self._status(message)
 
     def take_deposit(self) -> None:
         dialog = TakeDepositDialog(self._context(), self)
@@ -609,22 +541,18 @@ class DepositsView(QWidget):
         line = self.current()
         if line is None:
             return
-        ok, why = self.presenter.can_order(self.current_row())
-        if not ok:
-            dialogs.warn(self, "Order the refund", why)
-            return
         question = (
             f"Order the street deposit of {format_amount(line.amount)} for permit "
             f"{line.permit_label} returned to {line.payee} (15.1.43)?"
         )
-        if not dialogs.ask(self, "Order the refund", question):
-            return
-        try:
-            svc.order_deposit_refund(
+        if not self._confirmed(
+            "Order the refund",
+            self.presenter.can_order(self.current_row()),
+            question,
+            lambda: svc.order_deposit_refund(
                 self.database.uow(), self.clock, self.session.actor, line.deposit_id
-            )
-        except DeskError as e:
-            dialogs.warn(self, "Order the refund", str(e))
+            ),
+        ):
             return
         self._after(line.deposit_id, f"Refund ordered for permit {line.permit_label}.")
 

@@ -18,21 +18,18 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor, QKeySequence, QShortcut
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QComboBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
-    QPlainTextEdit,
     QPushButton,
     QTabBar,
     QTableView,
-    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -43,11 +40,11 @@ from db.database import Database
 from desk.clock import Clock
 from desk.domain import licensing as rules
 from desk.domain.licensing import Ground, LicenceLine, LicenceStatus, Outcome
-from desk.errors import DeskError, ValidationError
+from desk.errors import ValidationError
 from desk.services import licensing as svc
-from ui import dialogs
+from ui.exports import save_and_open
 from ui.permit import actions
-from ui.permit.actions import ActionDialog
+from ui.permit.actions import ActionDialog, _text_box
 from ui.permit.base import PermitContext
 from ui.presenters.formatting import format_date
 from ui.presenters.licensing import (
@@ -59,30 +56,24 @@ from ui.presenters.licensing import (
     LicencesPresenter,
 )
 from ui.presenters.session import Session
-from ui.views.common import date_edit, from_qdate, read_only_table, to_qdate
-from ui.views.deposits import LinesModel
+from ui.views.common import (
+    LinesModel,
+    button_row,
+    date_edit,
+    enable_buttons,
+    filter_combo,
+    fit_columns,
+    from_qdate,
+    note_label,
+    read_only_table,
+    search_field,
+    selected_row,
+    to_qdate,
+)
+from ui.views.section import SectionView
 
 __all__ = ["SECTION_TITLE", "LicensingView"]
 WARN = QColor(160, 40, 30)
-
-
-class _WarnModel(LinesModel):
-    colour = WARN
-
-
-def _text_box(parent: QWidget, name: str, placeholder: str, lines: int = 3) -> QPlainTextEdit:
-    box = QPlainTextEdit(parent)
-    box.setObjectName(name)
-    box.setPlaceholderText(placeholder)
-    box.setTabChangesFocus(True)
-    box.setFixedHeight(box.fontMetrics().lineSpacing() * lines + 14)
-    return box
-
-
-def _date(dialog: ActionDialog, name: str, day: date) -> Any:
-    edit = date_edit(dialog, name)
-    edit.setDate(to_qdate(day))
-    return edit
 
 
 # --- licence dialogs ------------------------------------------------------------------------------
@@ -168,9 +159,9 @@ class ComplaintDialog(ActionDialog):
             parent,
         )
         self.line = line
-        self.complaint_on = _date(self, "complaintDate", context.clock.today())
+        self.complaint_on = date_edit(self, "complaintDate", context.clock.today())
         self.add_field("&Filed on:", self.complaint_on, "complaint date")
-        self.basis = _text_box(self, "complaintBasis", "the basis of the complaint")
+        self.basis = _text_box(self, "complaintBasis", "the basis of the complaint", 3)
         self.add_field("&Basis:", self.basis, "basis")
         self.last_day: date | None = None
 
@@ -204,9 +195,9 @@ class HearingDialog(ActionDialog):
         self.line = line
         today = context.clock.today()
         default = line.hearing_on or min(max(today, line.complaint_on) + timedelta(days=14), last)
-        self.hearing_on = _date(self, "hearingDate", default)
+        self.hearing_on = date_edit(self, "hearingDate", default)
         self.add_field("&Hearing on:", self.hearing_on, "hearing date")
-        self.notice_on = _date(self, "noticeDate", max(today, line.complaint_on))
+        self.notice_on = date_edit(self, "noticeDate", max(today, line.complaint_on))
         self.add_field("Written &notice on:", self.notice_on, "notice date")
         self.notified = QLineEdit("The licensee and the employer, by certified mail", self)
         self.notified.setObjectName("notified")
@@ -238,14 +229,16 @@ class FindingDialog(ActionDialog):
             parent,
         )
         self.line = line
-        self.finding_on = _date(self, "findingDate", line.hearing_on or context.clock.today())
+        self.finding_on = date_edit(self, "findingDate", line.hearing_on or context.clock.today())
         self.add_field("Finding &on:", self.finding_on, "finding date")
         self.disqualified = QComboBox(self)
         self.disqualified.setObjectName("disqualified")
         self.disqualified.addItem("Disqualified: the licence is to be revoked", True)
         self.disqualified.addItem("Not disqualified: the complaint is dismissed", False)
         self.add_field("&Finding:", self.disqualified)
-        self.finding = _text_box(self, "findingText", "as the minutes record it (vote, resolution)")
+        self.finding = _text_box(
+            self, "findingText", "as the minutes record it (vote, resolution)", 3
+        )
         self.add_field("&Minutes:", self.finding, "finding")
 
     def run(self) -> None:
@@ -301,15 +294,15 @@ class CondemnationDialog(ActionDialog):
             box.setToolTip(f"{g.section}: one which is {g.words}")
             self.grounds[g] = box
             self.add_field("&Grounds:" if n == 0 else "", box, *(("grounds",) if n == 0 else ()))
-        self.reasons = _text_box(self, "condemnationReasons", "the defects found")
+        self.reasons = _text_box(self, "condemnationReasons", "the defects found", 3)
         self.add_field("&Reasons:", self.reasons, "reasons")
         today = context.clock.today()
-        self.condemned_on = _date(self, "condemnedOn", today)
+        self.condemned_on = date_edit(self, "condemnedOn", today)
         self.condemned_on.dateChanged.connect(self._condemned_changed)
         self.add_field("&Condemned on:", self.condemned_on, "condemned on")
-        self.placarded_on = _date(self, "placardedOn", today)
+        self.placarded_on = date_edit(self, "placardedOn", today)
         self.add_field("P&lacarded on:", self.placarded_on, "placarded on")
-        self.vacate_by = _date(self, "vacateBy", rules.vacate_date(today, days))
+        self.vacate_by = date_edit(self, "vacateBy", rules.vacate_date(today, days))
         self.add_field("&Vacate by:", self.vacate_by, "vacate by")
         self.notified = QLineEdit(self)
         self.notified.setObjectName("condemnationNotified")
@@ -373,7 +366,7 @@ class VacatedDialog(ActionDialog):
             parent,
         )
         self.cid = cid
-        self.vacated_on = _date(self, "vacatedOn", context.clock.today())
+        self.vacated_on = date_edit(self, "vacatedOn", context.clock.today())
         self.add_field("&Vacated on:", self.vacated_on, "vacated on")
 
     def run(self) -> None:
@@ -398,10 +391,10 @@ class LiftDialog(ActionDialog):
             parent,
         )
         self.cid = cid
-        self.removed_on = _date(self, "placardRemovedOn", context.clock.today())
+        self.removed_on = date_edit(self, "placardRemovedOn", context.clock.today())
         self.add_field("Placard &removed on:", self.removed_on, "placard removed on")
         self.approval = _text_box(
-            self, "approvalNote", "the written approval to reoccupy: its date and reference"
+            self, "approvalNote", "the written approval to reoccupy: its date and reference", 3
         )
         self.add_field("Written &approval:", self.approval, "approval")
 
@@ -432,7 +425,7 @@ class RazedDialog(ActionDialog):
         for o in (Outcome.RAZED, Outcome.REMOVED):
             self.outcome.addItem(o.label, o.value)
         self.add_field("&Outcome:", self.outcome, "outcome")
-        self.on = _date(self, "razedOn", context.clock.today())
+        self.on = date_edit(self, "razedOn", context.clock.today())
         self.add_field("&Date:", self.on, "date")
         self.outcome_note = QLineEdit(self)
         self.outcome_note.setObjectName("razedNote")
@@ -454,16 +447,11 @@ class RazedDialog(ActionDialog):
 # --- the section ----------------------------------------------------------------------------------
 
 
-class LicensingView(QWidget):
-    open_permit = Signal(int)
-
+class LicensingView(SectionView):
     def __init__(
         self, database: Database, session: Session, clock: Clock, parent: QWidget | None = None
     ) -> None:
-        super().__init__(parent)
-        self.setObjectName("licensingView")
-        self.database, self.session, self.clock = database, session, clock
-        self.loaded = False
+        super().__init__("licensingView", database, session, clock, parent)
         mid = session.municipality_id
 
         def licences(text: str, status: LicenceStatus | None) -> Any:
@@ -487,60 +475,37 @@ class LicensingView(QWidget):
         self.condemnations = CondemnationsPresenter(
             condemnations, condemnation_counts, clock.today, roles
         )
-        title = QLabel(SECTION_TITLE, self)
-        title.setObjectName("viewHeading")
-        self.summary = QLabel(self)
-        self.summary.setObjectName("countLabel")
-        self.pages = QTabWidget(self)
-        self.pages.setObjectName("licensingPages")
-        self.pages.addTab(self._licences_page(), "Electrical &licences")
-        self.pages.addTab(self._condemnations_page(), "&Condemnations")
-        self.pages.currentChanged.connect(lambda _i: self._show_summary())
-        top = QHBoxLayout()
-        top.addWidget(title)
-        top.addStretch(1)
-        top.addWidget(self.summary)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(16, 12, 16, 12)
-        layout.addLayout(top)
-        layout.addWidget(self.pages, 1)
-        for n in range(len(PAGES)):
-            shortcut = QShortcut(QKeySequence(f"Ctrl+{n + 1}"), self)
-            shortcut.activated.connect(lambda n=n: self.pages.setCurrentIndex(n))
-        find = QShortcut(QKeySequence.StandardKey.Find, self)
-        find.activated.connect(self._focus_search)
+        self._paged(
+            SECTION_TITLE,
+            "licensingPages",
+            (
+                (self._licences_page, "Electrical &licences"),
+                (self._condemnations_page, "&Condemnations"),
+            ),
+        )
 
     # --- pages --------------------------------------------------------------------------------
 
     def _buttons(self, page: QWidget, specs: list[tuple[str, str, Any]]) -> QHBoxLayout:
-        row = QHBoxLayout()
+        """The page's row of buttons, each kept as `self.<name>_button`."""
+        made = []
         for name, text, slot in specs:
-            b = QPushButton(text, page)
-            b.setObjectName(name)
-            b.setAutoDefault(False)
-            b.clicked.connect(slot)
-            setattr(self, f"{name}_button", b)
-            row.addWidget(b)
-        row.addStretch(1)
-        return row
+            button = QPushButton(text, page)
+            setattr(self, f"{name}_button", button)
+            made.append((name, button, slot))
+        return button_row(*made)
 
     def _licences_page(self) -> QWidget:
         page = QWidget(self)
-        self.licence_search = QLineEdit(page)
-        self.licence_search.setObjectName("licenceSearch")
-        self.licence_search.setPlaceholderText("Licensee or licence number")
-        self.licence_search.textChanged.connect(self._licence_filter)
-        self.status_filter = QComboBox(page)
-        self.status_filter.setObjectName("licenceStatusFilter")
-        for label, status in STATUS_FILTERS:
-            self.status_filter.addItem(label, status.value if status else "")
-        self.status_filter.currentIndexChanged.connect(self._licence_filter)
-        self.licence_model = _WarnModel(self.licences, self)
+        self.licence_search = search_field(
+            page, "licenceSearch", "Licensee or licence number", self._licence_filter
+        )
+        self.status_filter = filter_combo(
+            page, "licenceStatusFilter", STATUS_FILTERS, self._licence_filter
+        )
+        self.licence_model = LinesModel(self.licences, self, WARN)
         self.licence_table = self._table(page, "licencesTable", self.licence_model)
-        self.licence_note = QLabel(page)
-        self.licence_note.setObjectName("noteText")
-        self.licence_note.setWordWrap(True)
-        self.licence_note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.licence_note = note_label(page)
         buttons = self._buttons(
             page,
             [
@@ -574,17 +539,16 @@ class LicensingView(QWidget):
         for state in STATE_ORDER:
             self.states.addTab(state)
         self.states.currentChanged.connect(self._state_changed)
-        self.condemnation_search = QLineEdit(page)
-        self.condemnation_search.setObjectName("condemnationSearch")
-        self.condemnation_search.setPlaceholderText("Address, unit, reasons or permit")
-        self.condemnation_search.textChanged.connect(self._condemnation_filter)
-        self.condemnation_model = _WarnModel(self.condemnations, self)
+        self.condemnation_search = search_field(
+            page,
+            "condemnationSearch",
+            "Address, unit, reasons or permit",
+            self._condemnation_filter,
+        )
+        self.condemnation_model = LinesModel(self.condemnations, self, WARN)
         self.condemnation_table = self._table(page, "condemnationsTable", self.condemnation_model)
         self.condemnation_table.activated.connect(lambda _i: self._open_permit())
-        self.condemnation_note = QLabel(page)
-        self.condemnation_note.setObjectName("noteText")
-        self.condemnation_note.setWordWrap(True)
-        self.condemnation_note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.condemnation_note = note_label(page)
         buttons = self._buttons(
             page,
             [
@@ -623,15 +587,12 @@ class LicensingView(QWidget):
         self.loaded = True
 
     def _fit(self, table: QTableView, stretch: tuple[int, ...], keep: int) -> None:
-        header = table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        for column in stretch:
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
+        fit_columns(table, stretch)
         if table.model().rowCount():
             table.selectRow(max(keep, 0))
 
     def _reload_licences(self, keep: int | None = None) -> None:
-        current = self.licences.licence(self._row(self.licence_table))
+        current = self.licences.licence(selected_row(self.licence_table))
         self.licences.load()
         row = self.licences.row_of(keep or (current.id if current else 0))
         self.licence_model.reload()
@@ -639,7 +600,7 @@ class LicensingView(QWidget):
         self._licence_buttons()
 
     def _reload_condemnations(self, keep: int | None = None) -> None:
-        current = self.condemnations.condemnation(self._row(self.condemnation_table))
+        current = self.condemnations.condemnation(selected_row(self.condemnation_table))
         self.condemnations.load()
         row = self.condemnations.row_of(keep or (current.id if current else 0))
         self.condemnation_model.reload()
@@ -683,51 +644,43 @@ class LicensingView(QWidget):
     def select_state(self, state: str) -> None:
         self.states.setCurrentIndex(STATE_ORDER.index(state))
 
-    @staticmethod
-    def _row(table: QTableView) -> int:
-        index = table.currentIndex()
-        return index.row() if index.isValid() else -1
-
     def _licence_buttons(self) -> None:
-        row = self._row(self.licence_table)
+        row = selected_row(self.licence_table)
         p = self.licences
-        for name, (ok, why) in (
-            ("grantLicence", p.can_grant()),
-            ("fileComplaint", p.can_complain(row)),
-            ("scheduleHearing", p.can_schedule(row)),
-            ("recordFinding", p.can_find(row)),
-            ("revokeLicence", p.can_revoke(row)),
-            ("printLicence", p.can_print(row)),
-        ):
-            button: QPushButton = getattr(self, f"{name}_button")
-            button.setEnabled(ok)
-            button.setToolTip(why)
+        enable_buttons(
+            (getattr(self, f"{name}_button"), check)
+            for name, check in (
+                ("grantLicence", p.can_grant()),
+                ("fileComplaint", p.can_complain(row)),
+                ("scheduleHearing", p.can_schedule(row)),
+                ("recordFinding", p.can_find(row)),
+                ("revokeLicence", p.can_revoke(row)),
+                ("printLicence", p.can_print(row)),
+            )
+        )
         self.licence_note.setText(p.detail(row) if p.rows else p.empty_text)
 
     def _condemnation_buttons(self) -> None:
-        row = self._row(self.condemnation_table)
+        row = selected_row(self.condemnation_table)
         p = self.condemnations
-        for name, (ok, why) in (
-            ("recordCondemnation", p.can_record()),
-            ("recordVacated", p.can_vacate(row)),
-            ("liftCondemnation", p.can_lift(row)),
-            ("recordRazed", p.can_raze(row)),
-            ("printPlacard", p.can_print(row)),
-        ):
-            button: QPushButton = getattr(self, f"{name}_button")
-            button.setEnabled(ok)
-            button.setToolTip(why)
+        enable_buttons(
+            (getattr(self, f"{name}_button"), check)
+            for name, check in (
+                ("recordCondemnation", p.can_record()),
+                ("recordVacated", p.can_vacate(row)),
+                ("liftCondemnation", p.can_lift(row)),
+                ("recordRazed", p.can_raze(row)),
+                ("printPlacard", p.can_print(row)),
+            )
+        )
         self.condemnation_note.setText(p.detail(row) if p.rows else p.empty_text)
 
     def _open_permit(self) -> None:
-        c = self.condemnations.condemnation(self._row(self.condemnation_table))
+        c = self.condemnations.condemnation(selected_row(self.condemnation_table))
         if c is not None and c.permit_id is not None:
             self.open_permit.emit(c.permit_id)
 
     # --- actions ------------------------------------------------------------------------------
-
-    def _context(self) -> PermitContext:
-        return PermitContext(self.database, self.session, 0, self.clock)
 
     def _done(
         self, message: str, licence: int | None = None, condemnation: int | None = None
@@ -735,12 +688,10 @@ class LicensingView(QWidget):
         self._reload_licences(licence)
         self._reload_condemnations(condemnation)
         self._show_summary()
-        bar = getattr(self.window(), "statusBar", None)
-        if callable(bar):
-            bar().showMessage(message, 15_000)
+        self._status(message)
 
     def _licence(self) -> LicenceLine | None:
-        return self.licences.licence(self._row(self.licence_table))
+        return self.licences.licence(selected_row(self.licence_table))
 
     def grant(self) -> None:
         if not self.licences.can_grant()[0]:
@@ -757,7 +708,7 @@ class LicensingView(QWidget):
 
     def complaint(self) -> None:
         x = self._licence()
-        if x is None or not self.licences.can_complain(self._row(self.licence_table))[0]:
+        if x is None or not self.licences.can_complain(selected_row(self.licence_table))[0]:
             return
         dialog = ComplaintDialog(self._context(), x, self)
         if actions.exec_dialog(dialog):
@@ -769,14 +720,14 @@ class LicensingView(QWidget):
 
     def hearing(self) -> None:
         x = self._licence()
-        if x is None or not self.licences.can_schedule(self._row(self.licence_table))[0]:
+        if x is None or not self.licences.can_schedule(selected_row(self.licence_table))[0]:
             return
         if actions.exec_dialog(HearingDialog(self._context(), x, self)):
             self._done(f"The hearing on {x.number} is scheduled.", licence=x.id)
 
     def finding(self) -> None:
         x = self._licence()
-        if x is None or not self.licences.can_find(self._row(self.licence_table))[0]:
+        if x is None or not self.licences.can_find(selected_row(self.licence_table))[0]:
             return
         if actions.exec_dialog(FindingDialog(self._context(), x, self)):
             self._done(f"The Council's finding on {x.number} is recorded.", licence=x.id)
@@ -785,20 +736,18 @@ class LicensingView(QWidget):
         x = self._licence()
         if x is None:
             return
-        ok, why = self.licences.can_revoke(self._row(self.licence_table))
-        if not ok:
-            dialogs.warn(self, "Revoke the licence", why)
-            return
         question = (
             f"Formally revoke City licence {x.number} of {x.licensee} as of today, upon the "
             f"Council's finding of {format_date(x.finding_on)} (15.1.78(c))?"
         )
-        if not dialogs.ask(self, "Revoke the licence", question):
-            return
-        try:
-            svc.revoke_city_licence(self.database.uow(), self.clock, self.session.actor, x.id)
-        except DeskError as e:
-            dialogs.warn(self, "Revoke the licence", str(e))
+        if not self._confirmed(
+            "Revoke the licence",
+            self.licences.can_revoke(selected_row(self.licence_table)),
+            question,
+            lambda: svc.revoke_city_licence(
+                self.database.uow(), self.clock, self.session.actor, x.id
+            ),
+        ):
             return
         self._done(f"City licence {x.number} is revoked.", licence=x.id)
 
@@ -808,20 +757,23 @@ class LicensingView(QWidget):
         x = self._licence()
         if x is None:
             return None
-        path = dialogs.choose_file(
-            self, "Save the licence", "PDF (*.pdf)", save=True, directory=f"{x.number}.pdf"
+
+        def write(out: Path) -> None:
+            with self.database.read() as conn:
+                data = lq.licence_certificate(conn, x.id)
+            render_licence_certificate(data, out)
+
+        return save_and_open(
+            self,
+            f"Licence {x.number}",
+            "Save the licence",
+            f"{x.number}.pdf",
+            write,
+            what="The licence",
         )
-        if not path:
-            return None
-        with self.database.read() as conn:
-            data = lq.licence_certificate(conn, x.id)
-        out = Path(path)
-        render_licence_certificate(data, out)
-        dialogs.show_file(self, out, f"Licence {x.number}")
-        return out
 
     def _condemnation(self) -> Any:
-        return self.condemnations.condemnation(self._row(self.condemnation_table))
+        return self.condemnations.condemnation(selected_row(self.condemnation_table))
 
     def condemn(self) -> None:
         if not self.condemnations.can_record()[0]:
@@ -837,21 +789,21 @@ class LicensingView(QWidget):
 
     def vacated(self) -> None:
         c = self._condemnation()
-        if c is None or not self.condemnations.can_vacate(self._row(self.condemnation_table))[0]:
+        if c is None or not self.condemnations.can_vacate(selected_row(self.condemnation_table))[0]:
             return
         if actions.exec_dialog(VacatedDialog(self._context(), c.id, c.where, self)):
             self._done(f"{c.where}: vacated.", condemnation=c.id)
 
     def lift(self) -> None:
         c = self._condemnation()
-        if c is None or not self.condemnations.can_lift(self._row(self.condemnation_table))[0]:
+        if c is None or not self.condemnations.can_lift(selected_row(self.condemnation_table))[0]:
             return
         if actions.exec_dialog(LiftDialog(self._context(), c.id, c.where, self)):
             self._done(f"{c.where}: the condemnation is lifted.", condemnation=c.id)
 
     def razed(self) -> None:
         c = self._condemnation()
-        if c is None or not self.condemnations.can_raze(self._row(self.condemnation_table))[0]:
+        if c is None or not self.condemnations.can_raze(selected_row(self.condemnation_table))[0]:
             return
         if actions.exec_dialog(RazedDialog(self._context(), c.id, c.where, self)):
             self._done(f"{c.where}: recorded as razed or removed.", condemnation=c.id)
@@ -863,14 +815,17 @@ class LicensingView(QWidget):
         if c is None:
             return None
         name = "".join(ch if ch.isalnum() else "-" for ch in c.address).strip("-").lower()
-        path = dialogs.choose_file(
-            self, "Save the placard", "PDF (*.pdf)", save=True, directory=f"placard-{name}.pdf"
+
+        def write(out: Path) -> None:
+            with self.database.read() as conn:
+                data = lq.placard(conn, c.id)
+            render_placard(data, out)
+
+        return save_and_open(
+            self,
+            f"Placard — {c.address}",
+            "Save the placard",
+            f"placard-{name}.pdf",
+            write,
+            what="The placard",
         )
-        if not path:
-            return None
-        with self.database.read() as conn:
-            data = lq.placard(conn, c.id)
-        out = Path(path)
-        render_placard(data, out)
-        dialogs.show_file(self, out, f"Placard — {c.address}")
-        return out

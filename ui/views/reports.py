@@ -13,7 +13,7 @@ import tempfile
 import threading
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -43,7 +43,6 @@ from db.database import Database
 from desk.clock import Clock
 from desk.errors import DeskError, ValidationError
 from ui import dialogs
-from ui.pdf import PdfError, PdfPreview, print_pdf
 from ui.presenters.reports import (
     CHOICES,
     FIRST_YEAR,
@@ -59,6 +58,9 @@ from ui.presenters.reports import (
 from ui.presenters.session import Session
 from ui.views.common import date_edit, from_qdate, to_qdate
 from ui.workers import Worker, start
+
+if TYPE_CHECKING:
+    from ui.pdf import PdfPreview
 
 SECTION_TITLE = "Reports"
 KEY_ROLE = Qt.ItemDataRole.UserRole
@@ -158,11 +160,10 @@ class ReportsView(QWidget):
         self.words.setObjectName("reportWords")
         self.words.setOpenLinks(False)
         self.words.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.pdf_preview = PdfPreview(self)
-        self.pdf_preview.setObjectName("reportPreview")
+        # QtPdf is loaded with the first report made, not at start-up.
+        self.pdf_preview: PdfPreview | None = None
         self.preview_stack = QStackedWidget(self)
         self.preview_stack.addWidget(self.words)
-        self.preview_stack.addWidget(self.pdf_preview)
         page = QFrame(self)
         page.setObjectName("previewPage")
         page_layout = QVBoxLayout(page)
@@ -263,7 +264,8 @@ class ReportsView(QWidget):
         self.cancel_button.setVisible(p.running)
         self.status.setText(p.status)
         if p.output is None and not p.running:
-            self.pdf_preview.clear()
+            if self.pdf_preview is not None:
+                self.pdf_preview.clear()
             self.words.setHtml(
                 "<p style='color:#5d6873'>The report appears here, page by page, once it is "
                 "made.</p>"
@@ -406,6 +408,12 @@ class ReportsView(QWidget):
             self.words.setHtml(output.preview_html)
             self.preview_stack.setCurrentWidget(self.words)
             return
+        from ui.pdf import PdfError, PdfPreview
+
+        if self.pdf_preview is None:
+            self.pdf_preview = PdfPreview(self)
+            self.pdf_preview.setObjectName("reportPreview")
+            self.preview_stack.addWidget(self.pdf_preview)
         try:
             self.pdf_preview.show_pdf(output.pdf)
         except PdfError as e:
@@ -453,6 +461,8 @@ class ReportsView(QWidget):
         out = self.presenter.output
         if out is None or out.pdf is None or self.presenter.running:
             return 0
+        from ui.pdf import PdfError, print_pdf
+
         try:
             sent = print_pdf(self, out.pdf)
         except PdfError as e:
