@@ -203,3 +203,39 @@ def test_a_house_with_no_answer_shows_what_the_census_takes_from_the_owners_name
     assert tab.value("Owner") == NOT_RECORDED_WORDS
     assert tab.note("Owner") == "Taken as publicly owned, so left off Census Form C-404"
     assert tab.ownership_button.isVisibleTo(tab)
+
+
+def test_an_apartment_building_taken_at_the_counter_reaches_form_c404_with_its_units(
+    qtbot: QtBot, sample: Sample, session: Session
+) -> None:
+    form = open_form(qtbot, sample, session)
+    form.select_kind("COM-NEW")
+    assert form.edits["dwelling_units"].isVisible()  # apartments have units (C-404 row 105)
+    form.set_parcel_id(sample_parcel(sample, "6120"))
+    form.set_party_id(PartyRole.BUILDING_OWNER, party_id(sample, "Schmidt"))
+    form.occupancy_combo.setCurrentIndex(form.occupancy_combo.findData("multifamily"))
+    typed = {
+        "description": "New 3-story apartment building, 24 units",
+        "valuation": "4,200,000",
+        "area_first": "9000",
+        "area_second": "9000",
+        "area_third": "9000",
+        "dwelling_units": "24",
+    }
+    for key, text in typed.items():
+        form.edits[key].setText(text)
+        form._typed(key, text)
+    permit_id = form.save()
+    assert permit_id is not None, (form.general_error.text(), form.presenter.fee_error)
+    uow = sample.database.uow()
+    with uow:
+        permit = uow.permits.get(permit_id)
+        assert permit is not None and permit.dwelling_units == 24
+        permit.issued_on = date(2026, 3, 3)  # as issue_permit would, without its conditions
+        permit.number = "2026-0998"
+        uow.act_as(sample.admin.user_id, sample.clock.now())
+        uow.commit()
+    with sample.database.read() as conn:
+        rep = q.c404_report(conn, sample.municipality_id, r.month_period(2026, 3))
+    five_plus = next(line for line in rep.lines if line.row is r.C404Row.FIVE_PLUS)
+    assert (five_plus.buildings, five_plus.units, five_plus.valuation) == (1, 24, 4_200_000)
