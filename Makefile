@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 DEB_PKGS := fonts-dejavu-core libegl1 libgl1 libfontconfig1 libxkbcommon0 libxkbcommon-x11-0 \
             libdbus-1-3 poppler-utils
 
-.PHONY: run test bench lint format sysdeps install clean
+.PHONY: run test bench lint format sysdeps install clean package
 
 $(STAMP): pyproject.toml
 	@$(MAKE) --no-print-directory sysdeps
@@ -49,5 +49,10 @@ test: $(STAMP) lint
 bench: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m bench.run
 
+# The one-folder app in dist/PermitDesk (on Windows, installer.iss then makes the installer).
+package: $(STAMP)
+	$(BIN)/python -m pip install -q -e '.[package]'
+	$(BIN)/pyinstaller --noconfirm --distpath dist --workpath build/pyinstaller packaging/permitdesk.spec
+
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build *.egg-info
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build dist *.egg-info

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 import traceback
 from importlib import resources
 from types import TracebackType
@@ -66,6 +67,14 @@ def application() -> QApplication:
 def process_events(app: QApplication, rounds: int = 3) -> None:
     for _ in range(rounds):
         app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+
+
+def settle(app: QApplication, seconds: float) -> None:
+    """Keep handling events for `seconds`: work other threads post back (rendered pages)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+        time.sleep(0.02)
 
 
 # --- sign-in and session ----------------------------------------------------------------
@@ -198,6 +207,8 @@ def take_screenshot(
             window.reports_view.select(spec.tab)
             if spec.tab != "blds":
                 window.reports_view.make_now()
+                # QtPdf renders the pages in a thread of its own: give it time to finish.
+                settle(app, 1.5)
             process_events(app)
         if spec.section in ("cashier", "treasurer"):
             _show_money_section(window, spec, session.actor.username)
