@@ -235,6 +235,8 @@ def _licence_sentence(rep: MonthlyReport) -> str:
     if not rep.licences:
         return ""
     n = sum(x.month for x in rep.licences)
+    if n == 0:
+        return " No City licence was granted."
     return f" {n:,} City licence{'s' if n != 1 else ''} granted."
 
 

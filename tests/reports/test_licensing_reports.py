@@ -152,7 +152,9 @@ def test_a_month_without_licences_says_so(town: Town, tmp_path: Path) -> None:
     assert rep.licences[0].month == 0
     pdf = tmp_path / "feb.pdf"
     render_monthly_pdf(rep, pdf)
-    assert "No City licences were granted in February 2026." in _text(pdf)
+    text = _text(pdf)
+    assert "No City licences were granted in February 2026." in text
+    assert "No City licence was granted." in text and "0 City licences granted." not in text
     plumbing = _read(town.db, q.monthly_report, town.reg.municipality_id, 2026, 3, "plumbing")
     assert plumbing.licences == ()  # the City licenses no plumbers
 
