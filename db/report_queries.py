@@ -15,6 +15,8 @@ from collections import defaultdict
 from collections.abc import Iterator
 from datetime import date, timedelta
 from decimal import Decimal
+from itertools import groupby
+from operator import itemgetter
 from typing import Any
 
 from sqlalchemy import (
@@ -1177,6 +1179,15 @@ def _licences(conn: Connection) -> dict[tuple[int, str], tuple[str, str]]:
     return out
 
 
+_ROLE_RANK = {role: n for n, role in enumerate(r.CONTRACTOR_ROLES)}
+
+
+def _contractor_rank(role: str, link_id: int) -> tuple[int, int]:
+    """A permit's primary contractor is the first by role (contractor, electrician, plumber,
+    HVAC), then the earliest linked: the lowest rank."""
+    return _ROLE_RANK[role], link_id
+
+
 def _first_contractors(
     conn: Connection, municipality_id: int
 ) -> dict[int, tuple[str, str, int, int]]:
@@ -1184,7 +1195,6 @@ def _first_contractors(
     contractor: contractor, electrician, plumber, HVAC, in that order; the earliest linked within
     a role. The core permits row carries it; contractors.csv the others."""
     pp, pa = schema.permit_party, schema.party
-    rank = {role: n for n, role in enumerate(r.CONTRACTOR_ROLES)}
     best: dict[int, tuple[int, int]] = {}
     first: dict[int, tuple[str, str, int, int]] = {}
     for link_id, permit_id, role, party_id, name, first_name, last_name in conn.execute(
@@ -1204,7 +1214,7 @@ def _first_contractors(
             _blds_exported(),
         )
     ):
-        order = (rank[role], link_id)
+        order = _contractor_rank(role, link_id)
         if permit_id not in best or order < best[permit_id]:
             best[permit_id] = order
             first[permit_id] = (
@@ -1425,7 +1435,6 @@ def blds_contractor_rows(conn: Connection, municipality_id: int) -> Iterator[lis
     the role."""
     pp, pa = schema.permit_party, schema.party
     licences = _licences(conn)
-    primary = {link for (*_, link) in _first_contractors(conn, municipality_id).values()}
     role_words = {
         role: (PartyRole(role).label, r.BLDS_CONTRACTOR_TRADE[role]) for role in r.CONTRACTOR_ROLES
     }
@@ -1456,10 +1465,27 @@ def blds_contractor_rows(conn: Connection, municipality_id: int) -> Iterator[lis
         )
         .order_by(p.c.id, pp.c.id)
     )
-    for (
+    rows = conn.execution_options(yield_per=CHUNK).execute(stmt)
+    for _, links in groupby(rows, key=itemgetter(0)):
+        permit_links = list(links)
+        # The primary contractor is on permits.csv (_first_contractors, the same rank), found
+        # here in the same pass rather than by a second query.
+        primary = min(permit_links, key=lambda x: _contractor_rank(x[3], x[2]))
+        yield from (
+            _contractor_row(x, licences, role_words) for x in permit_links if x is not primary
+        )
+
+
+def _contractor_row(
+    x: Any,
+    licences: dict[tuple[int, str], tuple[str, str]],
+    role_words: dict[str, tuple[str, str]],
+) -> list[str]:
+    """One contractors.csv row from a row of blds_contractor_rows' query."""
+    (
         pid,
         number,
-        link_id,
+        _link_id,
         role,
         party_id,
         party_kind,
@@ -1473,27 +1499,25 @@ def blds_contractor_rows(conn: Connection, municipality_id: int) -> Iterator[lis
         state,
         zip_code,
         email,
-    ) in conn.execution_options(yield_per=CHUNK).execute(stmt):
-        if link_id in primary:
-            continue
-        organization = party_kind == "organization"
-        person = _party_name("", first_name, last_name) or name
-        lic, lic_state = licences.get((party_id, role), ("", ""))
-        yield [
-            number or f"APP-{pid}",
-            name if organization else "",
-            *role_words[role],
-            lic,
-            lic_state,
-            name if organization else person,
-            phone,
-            line1,
-            line2,
-            city,
-            state,
-            zip_code,
-            email,
-        ]
+    ) = x
+    organization = party_kind == "organization"
+    person = _party_name("", first_name, last_name) or name
+    lic, lic_state = licences.get((party_id, role), ("", ""))
+    return [
+        number or f"APP-{pid}",
+        name if organization else "",
+        *role_words[role],
+        lic,
+        lic_state,
+        name if organization else person,
+        phone,
+        line1,
+        line2,
+        city,
+        state,
+        zip_code,
+        email,
+    ]
 
 
 # --------------------------------------------------------------------------- small counts
