@@ -15,6 +15,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Table,
@@ -94,6 +95,46 @@ municipality = Table(
     Column("inspector_title", String(200), nullable=False),
     Column("state", String(2), nullable=False),
     Column("settings", JSON, nullable=False),
+    # Revision 0012: what the Municipality screen sets for the documents.
+    Column("address", Text, nullable=False, server_default=""),
+    Column("treasurer_name", String(200), nullable=False, server_default=""),
+    # municipality_image ids (no foreign key: the image table refers to this one, and its rows
+    # are never deleted).
+    Column("logo_image_id", Integer),
+    Column("signature_image_id", Integer),
+)
+
+# Revision 0012: a logo or a signature, stored in the database (every workstation prints it);
+# never changed: a new upload is a new row, so a document reprints with the image it had.
+municipality_image = Table(
+    "municipality_image",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("municipality_id", ForeignKey("municipality.id"), nullable=False),
+    Column("kind", String(20), nullable=False),  # "logo" or "signature"
+    Column("media_type", String(40), nullable=False),
+    Column("content", LargeBinary, nullable=False),
+    Column("added_at", UTCDateTime, nullable=False),
+    Column("added_by_id", ForeignKey("app_user.id")),
+)
+
+# Revision 0012: the municipality as its documents print it, from `effective_at` on; a document
+# dated earlier reprints with the version then in force.
+letterhead_version = Table(
+    "letterhead_version",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("municipality_id", ForeignKey("municipality.id"), nullable=False),
+    Column("effective_at", UTCDateTime, nullable=False),
+    Column("name", String(200), nullable=False),
+    Column("letterhead", JSON, nullable=False),
+    Column("address", Text, nullable=False),
+    Column("inspector_name", String(200), nullable=False),
+    Column("inspector_title", String(200), nullable=False),
+    Column("treasurer_name", String(200), nullable=False),
+    Column("logo_image_id", ForeignKey("municipality_image.id")),
+    Column("signature_image_id", ForeignKey("municipality_image.id")),
+    Index("ix_letterhead_version_municipality", "municipality_id", "effective_at"),
 )
 
 app_user = Table(
@@ -106,6 +147,13 @@ app_user = Table(
     Column("roles", String(200), nullable=False),
     Column("active", Boolean, nullable=False),
     Column("created_at", UTCDateTime),
+    # Revision 0012: printed under the user's name on what they issue ("Building Inspector").
+    Column("title", String(200), nullable=False, server_default=""),
+    # A first or reset password must be changed at the next sign-in.
+    Column("must_change_password", Boolean, nullable=False, server_default=false()),
+    Column("last_sign_in_at", UTCDateTime),
+    # The built-in actor of the command line: in the audit trail, never signs in.
+    Column("system", Boolean, nullable=False, server_default=false()),
 )
 
 parcel = Table(

@@ -46,6 +46,10 @@ class Municipality:
     inspector_title: str = "Building Inspector"
     state: str = "WI"
     settings: dict[str, Any] = field(default_factory=dict)
+    address: str = ""
+    treasurer_name: str = ""
+    logo_image_id: int | None = None  # municipality_image rows, never changed once stored
+    signature_image_id: int | None = None
     id: int | None = None
 
 
@@ -213,6 +217,10 @@ class User:
     roles_text: str = ""
     active: bool = True
     created_at: datetime | None = None
+    title: str = ""  # printed under the name on what the user issues: "Building Inspector"
+    must_change_password: bool = False  # a first or reset password
+    last_sign_in_at: datetime | None = None
+    system: bool = False  # the built-in "command line" actor: audited, never signs in
     id: int | None = None
 
     @property
