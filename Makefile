@@ -6,8 +6,13 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 # Debian packages the app needs at run time (Qt offscreen/xcb, fonts) and for looking at PDFs.
+# Qt 6's xcb platform plugin (the X11 desktop) will not load without the libxcb-* ones; xvfb and
+# xauth give the tests a real X display (tests/ui/test_real_display.py).
 DEB_PKGS := fonts-dejavu-core libegl1 libgl1 libfontconfig1 libxkbcommon0 libxkbcommon-x11-0 \
-            libdbus-1-3 poppler-utils
+            libdbus-1-3 poppler-utils \
+            libxcb-cursor0 libxcb-icccm4 libxcb-image0 libxcb-keysyms1 libxcb-randr0 \
+            libxcb-render-util0 libxcb-shape0 libxcb-xinerama0 libxcb-xkb1 \
+            xvfb xauth
 
 .PHONY: run test bench lint format sysdeps install clean package
 

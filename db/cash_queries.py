@@ -16,6 +16,7 @@ from typing import Any
 from sqlalchemy import Connection, func, select
 
 from db import queries, schema
+from db.letterheads import letterhead_as_of
 from desk.domain.cashiering import (
     DRAWER_METHODS,
     ZERO,
@@ -381,7 +382,7 @@ def _close_totals(row: Any, prefix: str) -> MethodTotals:
 def daily_cash(conn: Connection, municipality_id: int, day: date) -> DailyCash:
     """Every drawer used (or closed) on the day; the default drawer even on a quiet day."""
     m, dc, u = schema.municipality, schema.daily_close, schema.app_user
-    muni = conn.execute(select(m.c.name, m.c.letterhead).where(m.c.id == municipality_id)).one()
+    muni = conn.execute(select(m.c.name).where(m.c.id == municipality_id)).one()
     receipts = receipts_on(conn, municipality_id, day)
     closes = {
         r.drawer: r
@@ -416,7 +417,7 @@ def daily_cash(conn: Connection, municipality_id: int, day: date) -> DailyCash:
         )
     return DailyCash(
         municipality=muni.name,
-        letterhead=tuple(muni.letterhead or ()),
+        letterhead=letterhead_as_of(conn, municipality_id, None),  # a report: printed now
         day=day,
         drawers=tuple(out),
         returned=tuple(_returned_on(conn, municipality_id, day)),

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import Engine
@@ -24,6 +25,9 @@ from db.uow import SqlUnitOfWork
 class Database:
     engine: Engine
     opened: OpenResult
+    # Told (with the message) when a unit of work refuses a user disabled since signing in; the
+    # window signs them out, whichever screen caught the error.
+    signed_out_listeners: list[Callable[[str], None]] = field(default_factory=list)
 
     @property
     def where(self) -> str:
@@ -42,7 +46,11 @@ class Database:
 
     def uow(self) -> SqlUnitOfWork:
         """A unit of work for one thread; each `with` block is one transaction."""
-        return SqlUnitOfWork(self.engine)
+        return SqlUnitOfWork(self.engine, on_signed_out=self._signed_out)
+
+    def _signed_out(self, message: str) -> None:
+        for listener in list(self.signed_out_listeners):
+            listener(message)
 
     def read(self) -> Any:
         """A read-only connection (context manager) for list and report queries."""

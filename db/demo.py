@@ -57,6 +57,7 @@ from desk.domain.enums import (
 )
 from desk.domain.kinds import PermitKind, kinds_for
 from desk.domain.lifecycle import ACTIVE, PermitDates, Rule
+from desk.domain.municipality import LetterheadVersion
 from desk.domain.numbering import PERMIT_SERIES, format_number
 from desk.domain.reports import NOT_A_BUILDING, OWNERSHIP, PUBLIC, name_looks_public
 from desk.errors import ValidationError
@@ -85,6 +86,14 @@ DEMO_USERS: tuple[tuple[str, str, set[Role]], ...] = (
     ("engineer", "Erin Engineer", {Role.ENGINEER}),
     ("treasurer", "Terry Treasurer", {Role.TREASURER}),
 )
+# Printed under the name on what each issues (the permit card names the inspector who issued).
+DEMO_TITLES = {
+    "admin": "Office Administrator",
+    "clerk": "Permit Clerk",
+    "inspector": "Building Inspector",
+    "engineer": "City Engineer",
+    "treasurer": "City Treasurer",
+}
 CHUNK = 5_000
 PRICE_INFLATION = 0.03  # construction costs per year, for the valuations of older permits
 
@@ -1343,7 +1352,7 @@ def _build(
     )
     uow = database.uow()
     name, full, _ = DEMO_USERS[0]
-    admin = create_first_administrator(uow, clock, name, full, DEMO_PASSWORD)
+    admin = create_first_administrator(uow, clock, name, full, DEMO_PASSWORD, DEMO_TITLES[name])
     users = {name: admin.user_id}
     for name, full, staff_roles in DEMO_USERS[1:]:
         users[name] = create_user(
@@ -1352,8 +1361,10 @@ def _build(
             admin,
             username=name,
             full_name=full,
+            title=DEMO_TITLES[name],
             password=DEMO_PASSWORD,
             roles=staff_roles,
+            must_change_password=False,  # the README gives every demo login's password
         )
     municipality_id = ensure_municipality(uow, clock, admin, spec.municipality)
     with uow:
@@ -1362,6 +1373,10 @@ def _build(
         assert muni is not None
         muni.settings = {**muni.settings, "demo": True}
         muni.inspector_name = dd.DEMO_INSPECTOR_NAME
+        # The office's first day, before any document: its first letterhead version names
+        # the demo inspector too.
+        for version in uow.registers.find(LetterheadVersion, municipality_id=municipality_id):
+            version.inspector_name = dd.DEMO_INSPECTOR_NAME
         uow.commit()
         town_name = muni.name
 

@@ -7,7 +7,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from platformdirs import user_data_dir
+from platformdirs import user_data_dir, user_log_dir
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
@@ -23,6 +23,11 @@ class DatabaseError(Exception):
 
 def default_sqlite_path() -> Path:
     return Path(user_data_dir(APP_NAME, appauthor=False)) / "permitdesk.db"
+
+
+def log_dir() -> Path:
+    """Where the rotating log goes (permitdesk/logs.py); support asks for these files."""
+    return Path(user_log_dir(APP_NAME, appauthor=False))
 
 
 def sqlite_url(path: str | os.PathLike[str]) -> str:

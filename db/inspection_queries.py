@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy import Connection, Select, func, or_, select
 
 from db import queries, schema
+from db.letterheads import letterhead_as_of, signer
 from desk.domain.enums import PartyRole, PermitStatus
 from desk.domain.inspections import Result
 from desk.domain.kinds import kind_label
@@ -154,7 +155,7 @@ def week(conn: Connection, municipality_id: int, first_day: date) -> list[RouteS
 
 
 def route_sheet(conn: Connection, municipality_id: int, inspector_id: int, day: date) -> RouteSheet:
-    muni = conn.execute(select(m.c.name, m.c.letterhead).where(m.c.id == municipality_id)).one()
+    head = letterhead_as_of(conn, municipality_id, None)  # a working sheet: printed now
     name = conn.execute(select(u.c.full_name).where(u.c.id == inspector_id)).scalar_one()
     stops = [
         s
@@ -162,8 +163,8 @@ def route_sheet(conn: Connection, municipality_id: int, inspector_id: int, day: 
         if s.status is not InspectionStatus.CANCELLED
     ]
     return RouteSheet(
-        municipality_name=muni.name,
-        letterhead=tuple(str(x) for x in (muni.letterhead or ())),
+        municipality_name=head.name,
+        letterhead=head,
         inspector_name=name,
         day=day,
         stops=tuple(stops),
@@ -346,11 +347,8 @@ def correction_notice(conn: Connection, order_id: int) -> CorrectionNoticeData |
             p.c.kind,
             p.c.description,
             lst.c.address,
+            m.c.id.label("municipality_id"),
             m.c.key,
-            m.c.name,
-            m.c.letterhead,
-            m.c.inspector_name,
-            m.c.inspector_title,
         )
         .select_from(
             p.join(m, m.c.id == p.c.municipality_id).outerjoin(lst, lst.c.permit_id == p.c.id)
@@ -364,11 +362,12 @@ def correction_notice(conn: Connection, order_id: int) -> CorrectionNoticeData |
             .select_from(i.outerjoin(u, u.c.id == i.c.recorded_by_id))
             .where(i.c.id == row.inspection_id)
         ).first()
-    by = conn.execute(select(u.c.full_name).where(u.c.id == row.by_user_id)).scalar()
+    lh = letterhead_as_of(conn, head.municipality_id, row.noticed_on)
+    by, by_title = signer(conn, row.by_user_id, lh)
     owner, owner_address, contractor = _parties(conn, row.permit_id)
     return CorrectionNoticeData(
-        municipality_name=head.name,
-        letterhead=tuple(str(x) for x in (head.letterhead or ())),
+        municipality_name=lh.name,
+        letterhead=lh,
         order_id=row.id,
         permit_id=row.permit_id,
         permit_number=head.number or f"#{row.permit_id}",
@@ -385,8 +384,8 @@ def correction_notice(conn: Connection, order_id: int) -> CorrectionNoticeData |
         section=row.section,
         items=row.items,
         extension_reasons=row.extension_reasons,
-        inspector_name=by or head.inspector_name,
-        inspector_title=head.inspector_title,
+        inspector_name=by,
+        inspector_title=by_title,
     )
 
 
@@ -397,13 +396,12 @@ def certificate_data(conn: Connection, certificate_id: int) -> CertificateData |
         return None
     detail = queries.permit_detail(conn, row.permit_id)
     assert detail is not None
-    muni = conn.execute(
-        select(m.c.name, m.c.letterhead, m.c.inspector_title).where(m.c.id == row.municipality_id)
-    ).one()
+    lh = letterhead_as_of(conn, row.municipality_id, row.issued_on)
+    name, title = signer(conn, row.inspector_id, lh)
     owner, _, _ = _parties(conn, row.permit_id)
     return CertificateData(
-        municipality_name=muni.name,
-        letterhead=tuple(str(x) for x in (muni.letterhead or ())),
+        municipality_name=lh.name,
+        letterhead=lh,
         number=row.number,
         permit_number=detail.number or f"#{row.permit_id}",
         address=detail.address,
@@ -416,8 +414,9 @@ def certificate_data(conn: Connection, certificate_id: int) -> CertificateData |
         conditions=row.conditions,
         issued_on=row.issued_on,
         temporary_until=row.temporary_until,
-        inspector_name=row.inspector_name,
-        inspector_title=muni.inspector_title,
+        # The name as the certificate was issued with; the title of the user who issued it.
+        inspector_name=row.inspector_name or name,
+        inspector_title=title,
     )
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, Connection, and_, func, inspect, or_, select
 
 from db import schema
+from db.letterheads import letterhead_as_of
 from desk.domain import licensing as rules
 from desk.domain import reports as r
 from desk.domain.enums import CredentialKind
@@ -46,20 +47,17 @@ def _like(text: str) -> str:
     return f"%{escaped}%"
 
 
-def letterhead(conn: Connection, municipality_id: int) -> Letterhead:
+def letterhead(conn: Connection, municipality_id: int, on: date | None = None) -> Letterhead:
+    """The letterhead in force on `on` (a document's date; None: now)."""
     m = schema.municipality
-    row = conn.execute(
-        select(m.c.name, m.c.letterhead, m.c.inspector_name, m.c.inspector_title).where(
-            m.c.id == municipality_id
-        )
-    ).first()
-    if row is None:
+    if conn.execute(select(m.c.id).where(m.c.id == municipality_id)).first() is None:
         raise NotFound(f"municipality #{municipality_id} does not exist")
+    head = letterhead_as_of(conn, municipality_id, on)
     return Letterhead(
-        municipality_name=row.name,
-        lines=tuple(str(x) for x in (row.letterhead or ())),
-        inspector_name=row.inspector_name,
-        inspector_title=row.inspector_title,
+        municipality_name=head.name,
+        lines=head,
+        inspector_name=head.inspector_name,
+        inspector_title=head.inspector_title,
     )
 
 
@@ -281,7 +279,7 @@ def licence_certificate(conn: Connection, licence_id: int) -> LicenceCertificate
     city = " ".join(x for x in (f"{row.city}," if row.city else "", row.state, row.zip) if x)
     line = _licence_line(row)
     return LicenceCertificate(
-        letterhead=letterhead(conn, row.municipality_id),
+        letterhead=letterhead(conn, row.municipality_id, line.granted_on),
         licence_id=line.id,
         number=line.number,
         licensee=line.licensee,
@@ -434,7 +432,7 @@ def placard(conn: Connection, condemnation_id: int) -> Placard:
     if row is None:
         raise NotFound(f"condemnation #{condemnation_id} does not exist")
     return Placard(
-        letterhead=letterhead(conn, row.municipality_id),
+        letterhead=letterhead(conn, row.municipality_id, row.placarded_on or row.condemned_on),
         condemnation_id=row.id,
         address=row.address,
         dwelling_unit=row.dwelling_unit,

@@ -44,6 +44,7 @@ from desk.domain.model import (
     Turnover,
     User,
 )
+from desk.domain.municipality import LetterheadVersion, MunicipalityImage
 from desk.fees.model import AssessedLine, StoredVersion
 
 mapper_registry = registry()
@@ -57,6 +58,9 @@ def start_mappers() -> None:
         return
     _started = True
     mapper_registry.map_imperatively(Municipality, schema.municipality)
+    # Revision 0012: the municipality's images and letterhead versions, plain rows.
+    mapper_registry.map_imperatively(MunicipalityImage, schema.municipality_image)
+    mapper_registry.map_imperatively(LetterheadVersion, schema.letterhead_version)
     mapper_registry.map_imperatively(
         User, schema.app_user, properties={"roles_text": schema.app_user.c.roles}
     )

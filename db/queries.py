@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import Connection, Select, and_, func, select
 
 from db import schema
+from db.letterheads import letterhead_as_of, signer
 from desk.domain import documents as docs
 from desk.domain.credentials import HeldCredential
 from desk.domain.enums import PartyRole
@@ -224,7 +225,11 @@ def municipality_by_key(conn: Connection, key: str) -> tuple[int, str, str] | No
 
 
 def user_count(conn: Connection) -> int:
-    return int(conn.execute(select(func.count()).select_from(schema.app_user)).scalar_one())
+    """People: the built-in command-line actor does not make a database set up."""
+    u = schema.app_user
+    return int(
+        conn.execute(select(func.count()).select_from(u).where(u.c.system.is_(False))).scalar_one()
+    )
 
 
 def user_full_name(conn: Connection, user_id: int) -> str:
@@ -304,13 +309,13 @@ def fee_version_sources(conn: Connection, municipality_id: int) -> dict[int, tup
     return {int(r.id): (str(r.source), r.created_at, str(r.full_name or "")) for r in rows}
 
 
-def municipality_letterhead(conn: Connection, municipality_id: int) -> list[str]:
-    """The lines printed at the top of the municipality's letters and quotes."""
+def municipality_letterhead(conn: Connection, municipality_id: int) -> docs.Letterhead:
+    """The letterhead in force now, printed at the top of the municipality's letters, quotes
+    and reports (with its logo); empty when the municipality does not exist."""
     m = schema.municipality
-    found = conn.execute(
-        select(m.c.letterhead).where(m.c.id == municipality_id)
-    ).scalar_one_or_none()
-    return [str(line) for line in (found or [])]
+    if conn.execute(select(m.c.id).where(m.c.id == municipality_id)).first() is None:
+        return docs.Letterhead()
+    return letterhead_as_of(conn, municipality_id, None)
 
 
 def is_demo(conn: Connection) -> bool:
@@ -449,11 +454,16 @@ def permit_card_data(conn: Connection, permit_id: int) -> docs.PermitCardData | 
     detail = permit_detail(conn, permit_id)
     if detail is None or not detail.number:
         return None
-    muni_id = conn.execute(select(p.c.municipality_id).where(p.c.id == permit_id)).scalar_one()
-    m = _municipality_print(conn, muni_id)
+    row = conn.execute(
+        select(p.c.municipality_id, p.c.issued_by_id).where(p.c.id == permit_id)
+    ).one()
+    m = _municipality_print(conn, row.municipality_id)
+    # A reprint shows the letterhead of the day the permit was issued, signed by its issuer.
+    head = letterhead_as_of(conn, row.municipality_id, detail.issued_on)
+    name, title = signer(conn, row.issued_by_id, head)
     return docs.PermitCardData(
-        municipality_name=m.name,
-        letterhead=tuple(str(x) for x in (m.letterhead or [])),
+        municipality_name=head.name or m.name,
+        letterhead=head,
         number=detail.number,
         address=detail.address,
         pin=detail.pin,
@@ -471,8 +481,8 @@ def permit_card_data(conn: Connection, permit_id: int) -> docs.PermitCardData | 
         ),
         issued_on=detail.issued_on,
         expires_on=detail.expires_on,
-        inspector_name=m.inspector_name,
-        inspector_title=m.inspector_title,
+        inspector_name=name,
+        inspector_title=title,
     )
 
 
@@ -503,7 +513,8 @@ def application_summary_data(
     areas = row.areas if isinstance(row.areas, dict) else {}
     return docs.ApplicationSummaryData(
         municipality_name=m.name,
-        letterhead=tuple(str(x) for x in (m.letterhead or [])),
+        # The application as it stands, printed now: today's letterhead.
+        letterhead=letterhead_as_of(conn, row.municipality_id, None),
         permit_id=detail.id,
         number=detail.number,
         status=detail.status.label,
@@ -546,17 +557,17 @@ def municipality_ids(conn: Connection) -> list[tuple[int, str]]:
 
 def order_notice(conn: Connection, order_id: int) -> OrderNotice | None:
     """What a stop-work order or revocation notice prints (reports/notices.py)."""
-    o, m = schema.permit_order, schema.municipality
+    o = schema.permit_order
     row = conn.execute(select(o).where(o.c.id == order_id)).first()
     if row is None:
         return None
     detail = permit_detail(conn, row.permit_id)
     assert detail is not None
-    muni = conn.execute(
-        select(m.c.name, m.c.letterhead, m.c.inspector_name, m.c.inspector_title)
-        .join(schema.permit, schema.permit.c.municipality_id == m.c.id)
-        .where(schema.permit.c.id == row.permit_id)
-    ).one()
+    muni_id = conn.execute(
+        select(schema.permit.c.municipality_id).where(schema.permit.c.id == row.permit_id)
+    ).scalar_one()
+    head = letterhead_as_of(conn, muni_id, row.issued_on)
+    name, title = signer(conn, row.by_user_id, head)
     owner = next((p for p in detail.parties if p.role.value == "building_owner"), None)
     contractor = next((p for p in detail.parties if p.role.value == "contractor"), None)
     return OrderNotice(
@@ -575,10 +586,10 @@ def order_notice(conn: Connection, order_id: int) -> OrderNotice | None:
         owner=owner.name if owner else "",
         owner_address=owner.mailing_address if owner else "",
         contractor=contractor.name if contractor else "",
-        municipality_name=muni.name,
-        letterhead=tuple(muni.letterhead or ()),
-        inspector_name=muni.inspector_name,
-        inspector_title=muni.inspector_title,
+        municipality_name=head.name,
+        letterhead=head,
+        inspector_name=name,
+        inspector_title=title,
     )
 
 

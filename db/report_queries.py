@@ -37,6 +37,7 @@ from sqlalchemy import (
 from sqlalchemy.types import TypeDecorator
 
 from db import licence_queries, schema
+from db.letterheads import letterhead_as_of
 from desk.domain import reports as r
 from desk.domain.cashiering import AccountPurpose, EntrySource, ReversalKind
 from desk.domain.enums import PartyRole, PermitClass, PermitStatus, WorkClass
@@ -85,13 +86,14 @@ def heading(conn: Connection, municipality_id: int) -> r.Heading:
         raise NotFound(f"municipality #{municipality_id} does not exist")
     settings = row.settings if isinstance(row.settings, dict) else {}
     report_settings = settings.get("reports") if isinstance(settings.get("reports"), dict) else {}
+    head = letterhead_as_of(conn, municipality_id, None)  # a report is dated the day it prints
     return r.Heading(
         municipality_id=row.id,
         municipality_key=row.key,
-        municipality_name=row.name,
-        letterhead=tuple(str(x) for x in (row.letterhead or [])) or (row.name,),
-        inspector_name=row.inspector_name,
-        inspector_title=row.inspector_title,
+        municipality_name=head.name or row.name,
+        letterhead=head,  # empty: the renderers print the municipality's name instead
+        inspector_name=head.inspector_name,
+        inspector_title=head.inspector_title,
         state=row.state,
         settings=tuple((str(k), str(v)) for k, v in sorted((report_settings or {}).items())),
     )

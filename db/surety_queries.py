@@ -13,6 +13,7 @@ from decimal import Decimal
 from sqlalchemy import Connection, func, select
 
 from db import schema
+from db.letterheads import letterhead_as_of
 from desk.domain.cashiering import AccountPurpose
 from desk.domain.enums import PartyRole
 from desk.domain.model import DepositState
@@ -50,17 +51,13 @@ pc = schema.parcel
 
 
 def letterhead(conn: Connection, municipality_id: int) -> Letterhead:
-    m = schema.municipality
-    row = conn.execute(
-        select(m.c.name, m.c.letterhead, m.c.inspector_name, m.c.inspector_title).where(
-            m.c.id == municipality_id
-        )
-    ).one()
+    """The letterhead in force now (the reports and letters are dated the day they print)."""
+    head = letterhead_as_of(conn, municipality_id, None)
     return Letterhead(
-        municipality=row.name,
-        lines=tuple(row.letterhead or ()),
-        inspector_name=row.inspector_name,
-        inspector_title=row.inspector_title,
+        municipality=head.name,
+        lines=head,
+        inspector_name=head.inspector_name,
+        inspector_title=head.inspector_title,
     )
 
 

@@ -57,11 +57,14 @@ from desk.domain.model import (
     Turnover,
     User,
 )
+from desk.domain.municipality import LetterheadVersion, MunicipalityImage
 from desk.domain.search import number_sort_key, permit_terms
 from desk.fees.model import AssessedLine, StoredVersion
 
 ENTITY_NAMES: dict[type, str] = {
     Municipality: "municipality",
+    MunicipalityImage: "municipality_image",
+    LetterheadVersion: "letterhead_version",
     User: "user",
     Parcel: "parcel",
     Party: "party",
@@ -114,6 +117,9 @@ def _text(value: Any) -> str | None:
         return f"{value:.2f}"
     if isinstance(value, datetime | date):
         return value.isoformat()
+    if isinstance(value, bytes | bytearray | memoryview):
+        # A logo or a signature: its size, never its bytes, in the audit trail's JSON.
+        return f"<image {len(bytes(value)):,} bytes>"
     if isinstance(value, list | dict):
         import json
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import date, datetime
 from decimal import Decimal
@@ -11,10 +12,11 @@ from typing import Any, Generic, TypeVar
 from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session, class_mapper, selectinload, sessionmaker
 
-from db import schema, tracking
+from db import letterheads, schema, tracking
 from db.numbering import next_number
 from desk.domain.cashiering import AdjustmentSource, EntrySource
 from desk.domain.checklists import ChecklistItem
+from desk.domain.documents import Letterhead
 from desk.domain.enums import PartyRole, PermitStatus
 from desk.domain.lifecycle import ACTIVE
 from desk.domain.model import (
@@ -32,6 +34,7 @@ from desk.domain.model import (
     StreetDeposit,
     User,
 )
+from desk.errors import SignedOut
 from desk.fees.loader import version_from_dict
 from desk.fees.model import AssessedLine, ScheduleVersion, StoredVersion
 from desk.services.uow import (
@@ -70,13 +73,39 @@ class MunicipalityRepo(SqlRepository[Municipality]):
     def all(self) -> list[Municipality]:
         return list(self.session.scalars(select(Municipality).order_by(Municipality.id)))  # type: ignore[arg-type]
 
+    def get_for_update(self, id: int) -> Municipality | None:
+        # FOR UPDATE on PostgreSQL (a second administrator's save waits and then sees this one);
+        # SQLite's writing transaction began IMMEDIATE already.
+        return self.session.get(Municipality, id, with_for_update=True)
+
+    def letterhead_as_of(self, id: int, at: datetime | date | None) -> Letterhead:
+        return letterheads.letterhead_as_of(self.session.connection(), id, at)
+
 
 class UserRepo(SqlRepository[User]):
     def by_username(self, username: str) -> User | None:
         return self.session.scalars(select(User).filter_by(username=username)).first()
 
     def count(self) -> int:
-        return int(self.session.scalar(select(func.count()).select_from(User)) or 0)
+        u = schema.app_user
+        return int(
+            self.session.scalar(select(func.count()).select_from(u).where(u.c.system.is_(False)))
+            or 0
+        )
+
+    def get_for_update(self, id: int) -> User | None:
+        return self.session.get(User, id, with_for_update=True)
+
+    def administrators_for_update(self) -> list[User]:
+        u = schema.app_user
+        return list(
+            self.session.scalars(
+                select(User)
+                .where(u.c.system.is_(False) & u.c.roles.contains("administrator"))
+                .order_by(u.c.id)
+                .with_for_update()
+            )
+        )
 
 
 class PermitRepo(SqlRepository[Permit]):
@@ -460,8 +489,9 @@ class SqlUnitOfWork:
     sureties: SuretyRepository
     registers: RowRepository
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, on_signed_out: Callable[[str], None] | None = None) -> None:
         self.engine = engine
+        self.on_signed_out = on_signed_out
         self._factory = sessionmaker(bind=engine, expire_on_commit=False)
         tracking.install(self._factory)
         self.session: Session | None = None
@@ -496,7 +526,18 @@ class SqlUnitOfWork:
         self.session = None
 
     def act_as(self, user_id: int | None, at: datetime) -> None:
+        """Who acts, for the audit trail. A user disabled since they signed in is refused here,
+        before any change: every service passes through, so none can forget it."""
         assert self.session is not None
+        if user_id is not None:
+            u = schema.app_user
+            active = self.session.execute(
+                select(u.c.active).where(u.c.id == user_id)
+            ).scalar_one_or_none()
+            if not active:
+                if self.on_signed_out is not None:
+                    self.on_signed_out(SignedOut.MESSAGE)
+                raise SignedOut(SignedOut.MESSAGE)
         self.session.info[tracking.ACTOR_KEY] = user_id
         self.session.info[tracking.AT_KEY] = at
 

@@ -32,6 +32,13 @@ class AuthenticationFailed(DeskError):
     """Wrong user name or password, or a disabled account."""
 
 
+class SignedOut(DeskError):
+    """The acting user was disabled after signing in: the action is refused and the window
+    signs them out."""
+
+    MESSAGE = "Your account has been disabled by an administrator; you are signed out."
+
+
 class IssuanceRefused(RuleViolation):
     """issue_permit found unmet conditions; `shortfalls` lists each in words with its section."""
 

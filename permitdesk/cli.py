@@ -12,7 +12,8 @@ from typing import Any
 
 from desk import __version__
 from desk.errors import DeskError
-from ui.presenters.views import VIEW_HELP  # plain text, no Qt
+from permitdesk import user_commands
+from ui.presenters import views  # plain text, no Qt
 
 
 class UsageError(Exception):
@@ -24,10 +25,37 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
+DB_DEFAULT = (
+    "default: $PERMITDESK_DATABASE_URL, else the database chosen with `permitdesk db use`, "
+    "else permitdesk.db in your data folder"
+)
+
+
 def _add_db_options(p: argparse.ArgumentParser, *, required: bool = False) -> None:
     g = p.add_mutually_exclusive_group(required=required)
-    g.add_argument("--db", metavar="PATH", help="SQLite database file")
-    g.add_argument("--database-url", metavar="URL", help="e.g. postgresql://user@host/permitdesk")
+    default = "this or --database-url is required" if required else DB_DEFAULT
+    g.add_argument("--db", metavar="PATH", help=f"SQLite database file ({default})")
+    g.add_argument(
+        "--database-url",
+        metavar="URL",
+        help="e.g. postgresql://user@host/permitdesk ("
+        + ("this or --db is required" if required else "default: as for --db")
+        + ")",
+    )
+
+
+def _view_help() -> str:
+    # Read from ui.presenters.views when the parser is built, so new views list themselves.
+    names = views.VIEW_HELP.replace("%", "%%")
+    reports = ", ".join(views.REPORT_PAGES)
+    return f"the view --screenshot renders (default: %(default)s): {names}; REPORT: {reports}"
+
+
+def _municipalities_help() -> str:
+    from desk.services.setup import shipped_profiles
+
+    names = ", ".join(f"{k} ({p.get('name', k)})" for k, p in shipped_profiles().items())
+    return f"the municipality whose kinds, fees and streets the demo uses: {names}"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -39,23 +67,57 @@ def build_parser() -> argparse.ArgumentParser:
 
     gui = sub.add_parser("gui", help="start the application (the default)")
     _add_db_options(gui)
-    gui.add_argument("--screenshot", metavar="OUT.png", help="render a view offscreen, save, exit")
     gui.add_argument(
-        "--view",
-        default="permits",
-        help=f"view to render: {VIEW_HELP}",
+        "--screenshot",
+        metavar="OUT.png",
+        help="render a view offscreen, save it to this PNG file and exit; needs no display "
+        "(default: open the window)",
     )
-    gui.add_argument("--size", default="1280x800", help="window size for --screenshot, WxH")
-    gui.add_argument("--user", help="sign in as this user (required for --screenshot on real data)")
-    gui.add_argument("--search", default="", help="text typed in the permits search (screenshots)")
+    gui.add_argument("--view", default="permits", help=_view_help())
+    gui.add_argument(
+        "--size",
+        default="1280x800",
+        help="window size for --screenshot, WxH (default: %(default)s)",
+    )
+    gui.add_argument(
+        "--user",
+        help="sign in as this user (default: ask; for --screenshot: admin on a demo database, "
+        "required on real data)",
+    )
+    gui.add_argument(
+        "--search",
+        default="",
+        help="text typed in the permits search for --screenshot (default: none)",
+    )
 
     demo = sub.add_parser("demo", help="build a demo database")
     _add_db_options(demo, required=True)
-    demo.add_argument("--municipality", default="glendale")
-    demo.add_argument("--years", type=int, default=3)
-    demo.add_argument("--per-year", type=int, default=400)
-    demo.add_argument("--seed", type=int, default=1)
-    demo.add_argument("--replace", action="store_true", help="overwrite an existing SQLite file")
+    demo.add_argument(
+        "--municipality",
+        default="glendale",
+        metavar="KEY",
+        help=f"{_municipalities_help()} (default: %(default)s)",
+    )
+    demo.add_argument(
+        "--years",
+        type=int,
+        default=3,
+        help="how many years of permits, up to today, 1 to 50 (default: %(default)s)",
+    )
+    demo.add_argument(
+        "--per-year", type=int, default=400, help="permits per year (default: %(default)s)"
+    )
+    demo.add_argument(
+        "--seed",
+        type=int,
+        default=1,
+        help="random seed: the same seed builds the same permits (default: %(default)s)",
+    )
+    demo.add_argument(
+        "--replace",
+        action="store_true",
+        help="delete an existing SQLite file first (default: refuse to touch it)",
+    )
 
     db = sub.add_parser("db", help="upgrade, check or back up a database")
     dbsub = db.add_subparsers(dest="db_command", required=True, parser_class=_Parser)
@@ -124,6 +186,7 @@ def build_parser() -> argparse.ArgumentParser:
     expiring.add_argument("--pdf", metavar="F", help="the PDF file to write")
     expiring.add_argument("--letters", metavar="F", help="also write the reminder letters (PDF)")
     _add_issue8_commands(reportsub, sub)  # issue 8: council, state, Census, BLDS
+    user_commands.add_commands(sub, _Parser, _add_db_options)
     return parser
 
 
@@ -227,6 +290,12 @@ def cmd_gui(args: argparse.Namespace) -> int:
             raise UsageError(f"--size '{args.size}' is not WIDTHxHEIGHT, e.g. 1280x800") from None
     if args.screenshot and args.db and not Path(args.db).exists():
         raise UsageError(f"no database file at {args.db}")
+    if not args.screenshot and no_display():
+        # Otherwise Qt prints a page about platform plugins and aborts (exit 134).
+        raise UsageError(
+            "no display: start Permit Desk on the desktop (DISPLAY and WAYLAND_DISPLAY are not "
+            "set), or use --screenshot OUT.png to render a view without one"
+        )
     from ui.app import run_gui  # PySide6 is imported only here
 
     return run_gui(
@@ -555,12 +624,24 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "lifecycle": cmd_lifecycle,
     "report": cmd_report,
     "export": cmd_export,  # issue 8: the BLDS open-data files
+    "users": lambda args: user_commands.run(args, _url(args), UsageError),
 }
+
+
+def no_display() -> bool:
+    """Linux with no X11 or Wayland display and no platform chosen by QT_QPA_PLATFORM."""
+    import os
+
+    if not sys.platform.startswith("linux"):
+        return False
+    return not any(os.environ.get(v) for v in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     from db.engine import DatabaseError
+    from permitdesk.logs import configure_logging
 
+    configure_logging()
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

@@ -97,7 +97,7 @@ def render_application_summary(data: ApplicationSummaryData, out: Path, printed_
     name = f"Permit {data.number}" if data.number else f"Application #{data.permit_id}"
 
     story: list[Flowable] = []
-    story += _header(data.municipality_name, list(data.letterhead), st)
+    story += _header(data.municipality_name, data.letterhead, st)
     story.append(_p(f"Application summary — {name}", st["title"]))
     story.append(Spacer(1, 6))
     story.append(

@@ -135,7 +135,7 @@ def page_header(
     municipality: str, letterhead: Sequence[str], st: dict[str, Any], page: tuple[float, float]
 ) -> list[Flowable]:
     """reports.common.header with its rule as wide as this page (landscape too)."""
-    out = header(municipality, list(letterhead), st)
+    out = header(municipality, letterhead, st)
     rule = Table([[""]], colWidths=[page[0] - 2 * MARGIN - 12], rowHeights=[6])
     rule.setStyle(TableStyle([("LINEBELOW", (0, 0), (-1, -1), 1, RULE)]))
     return [rule if isinstance(f, Table) else f for f in out]

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from datetime import date
+from io import BytesIO
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
@@ -13,9 +15,14 @@ from reportlab.lib.enums import TA_CENTER, TA_RIGHT
 from reportlab.lib.pagesizes import letter
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
+from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import Image, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 from reportlab.platypus.flowables import Flowable
+
+from desk.domain.documents import Letterhead
+
+log = logging.getLogger(__name__)
 
 MARGIN = 0.75 * inch
 INK = colors.HexColor("#1b2430")
@@ -59,15 +66,75 @@ def para(text: str, style: ParagraphStyle) -> Paragraph:
     return Paragraph(escape(text), style)
 
 
+LOGO_HEIGHT = 0.75 * inch
+LOGO_MAX_WIDTH = 2.0 * inch  # a wide logo is scaled down to this width instead
+
+
+def image_flowable(content: bytes | None, height: float, max_width: float) -> Image | None:
+    """`content` (PNG or JPEG bytes) as an Image `height` high (narrower when it would be wider
+    than `max_width`), keeping its aspect ratio; None when there is none or it cannot be read:
+    a broken upload must never stop a document printing."""
+    if not content:
+        return None
+    try:
+        reader = ImageReader(BytesIO(content))
+        w, h = reader.getSize()
+        reader.getRGBData()  # decode now: a truncated file fails here, not halfway through build
+        if w <= 0 or h <= 0:
+            return None
+        scale = min(height / h, max_width / w)
+        return Image(BytesIO(content), width=w * scale, height=h * scale)
+    except Exception:  # any decoder error: print without the image
+        log.warning("an image on the letterhead could not be read; printing without it")
+        return None
+
+
+def letterhead_lines(letterhead: Sequence[str], municipality_name: str) -> list[str]:
+    """The lines a header prints: the letterhead's, the address lines (when a Letterhead has
+    them) under them; the municipality's name when there are none."""
+    lines = [line for line in letterhead if line.strip()] or [municipality_name]
+    if isinstance(letterhead, Letterhead):
+        lines += [x for x in letterhead.address_lines if x not in lines]
+    return lines
+
+
 def header(
     municipality_name: str,
-    letterhead: list[str],
+    letterhead: Sequence[str],
     st: dict[str, ParagraphStyle],
     width: float = letter[0] - 2 * MARGIN,
 ) -> list[Flowable]:
-    lines = [line for line in letterhead if line.strip()] or [municipality_name]
-    out: list[Flowable] = [para(lines[0], st["muni"])]
-    out.extend(para(line, st["letterhead"]) for line in lines[1:])
+    """The letterhead at the top of a document: its first line big, the others muted, the
+    logo (when the Letterhead has one) at their left, and a rule under them."""
+    lines = letterhead_lines(letterhead, municipality_name)
+    text: list[Flowable] = [para(lines[0], st["muni"])]
+    text.extend(para(line, st["letterhead"]) for line in lines[1:])
+    logo = image_flowable(
+        letterhead.logo if isinstance(letterhead, Letterhead) else None,
+        LOGO_HEIGHT,
+        LOGO_MAX_WIDTH,
+    )
+    out: list[Flowable]
+    if logo is None:
+        out = text
+    else:
+        beside = Table(
+            [[logo, text]],
+            colWidths=[logo.drawWidth + 12, width - logo.drawWidth - 12],
+            hAlign="LEFT",
+        )
+        beside.setStyle(
+            TableStyle(
+                [
+                    ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                    ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                    ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                    ("TOPPADDING", (0, 0), (-1, -1), 0),
+                    ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
+                ]
+            )
+        )
+        out = [beside]
     rule = Table([[""]], colWidths=[width], rowHeights=[6])
     rule.setStyle(
         TableStyle(
@@ -137,16 +204,40 @@ def certificate_heading(
     """A certificate's top: the letterhead, then its title and "No. <number>" centred (`cs`:
     certificate_styles)."""
     return [
-        *header(municipality_name, list(letterhead), st),
+        *header(municipality_name, letterhead, st),
         Spacer(1, 10),
         para(title, cs["big"]),
         para(f"No. {number}", cs["number"]),
     ]
 
 
-def signature(st: dict[str, ParagraphStyle], name: str, title: str) -> list[Flowable]:
-    """The line to sign on, the signer's name under it and the title, muted, under that."""
-    return [para("_" * 40, st["base"]), para(name, st["base"]), para(title, st["label"])]
+SIGNATURE_HEIGHT = 0.6 * inch
+
+
+def signature_image(letterhead: Sequence[str], signer: str) -> bytes | None:
+    """The letterhead's signature image when it is the signer's own: only when `signer` is the
+    letterhead version's inspector, whose signature it is, so a document never shows someone's
+    signature over another person's name."""
+    if not isinstance(letterhead, Letterhead) or not letterhead.signature:
+        return None
+    same = (
+        " ".join(signer.split()).casefold()
+        == " ".join(letterhead.inspector_name.split()).casefold()
+    )
+    return letterhead.signature if signer.strip() and same else None
+
+
+def signature(
+    st: dict[str, ParagraphStyle], name: str, title: str, image: bytes | None = None
+) -> list[Flowable]:
+    """The line to sign on, the signer's name under it and the title, muted, under that; the
+    signature `image` (signature_image) above the line when there is one."""
+    out: list[Flowable] = []
+    drawn = image_flowable(image, SIGNATURE_HEIGHT, 2.6 * inch)
+    if drawn is not None:
+        drawn.hAlign = "LEFT"
+        out.append(drawn)
+    return [*out, para("_" * 40, st["base"]), para(name, st["base"]), para(title, st["label"])]
 
 
 def certificate_border(canvas: Any, _document: Any) -> None:

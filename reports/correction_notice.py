@@ -83,7 +83,7 @@ def render_correction_notice(n: CorrectionNoticeData, out: Path) -> None:
         )
     )
     story: list[Flowable] = [
-        *header(n.municipality_name, list(n.letterhead), st),
+        *header(n.municipality_name, n.letterhead, st),
         para(TITLE, st["title"]),
         para(f"Written notice under {n.section}", st["label"]),
         Spacer(1, 8),

@@ -19,6 +19,7 @@ from openpyxl.styles import Alignment
 from reportlab.lib.units import inch
 from reportlab.platypus import PageBreak, Spacer
 
+from desk.domain.documents import Letterhead
 from desk.domain.reports import (
     HEADLINE_FIELDS,
     NOT_RECORDED,
@@ -28,6 +29,12 @@ from desk.domain.reports import (
     trade_label,
 )
 from reports import xlsx
+from reports.common import (
+    SIGNATURE_HEIGHT,
+    image_flowable,
+    letterhead_lines,
+    signature_image,
+)
 from reports.report_pdf import Col, Pdf, count, day, long_day, money
 
 COUNCIL_SECTION = "15.1.6(c)"
@@ -116,15 +123,32 @@ def render_annual_pdf(
     head = rep.heading
     title, to_whom = cover_lines(rep)
     # --- cover
-    pdf.add(Spacer(1, 1.2 * inch))
-    lines = [x for x in head.letterhead if x.strip()] or [head.municipality_name]
+    logo = image_flowable(
+        head.letterhead.logo if isinstance(head.letterhead, Letterhead) else None,
+        1.1 * inch,
+        3.0 * inch,
+    )
+    if logo is not None:
+        logo.hAlign = "LEFT"
+        pdf.add(Spacer(1, 0.35 * inch), logo, Spacer(1, 0.15 * inch))
+    else:
+        pdf.add(Spacer(1, 1.2 * inch))
+    lines = letterhead_lines(head.letterhead, head.municipality_name)
     pdf.text(lines[0], "big")
     for line in lines[1:]:
         pdf.text(line, "cover_line")
     pdf.add(Spacer(1, 1.3 * inch))
     pdf.text(title, "cover_title")
     pdf.text(to_whom, "cover_line")
-    pdf.add(Spacer(1, 1.6 * inch))
+    signed = image_flowable(
+        signature_image(head.letterhead, head.inspector_name), SIGNATURE_HEIGHT, 2.6 * inch
+    )
+    if signed is not None:
+        # The inspector signs the report submitted to the Council (signature_image).
+        signed.hAlign = "LEFT"
+        pdf.add(Spacer(1, 1.6 * inch - signed.drawHeight), signed)
+    else:
+        pdf.add(Spacer(1, 1.6 * inch))
     pdf.text(f"Submitted by {head.inspector_name}", "h2")
     pdf.text(head.inspector_title, "cover_line")
     if prepared_on is not None:

@@ -5,6 +5,7 @@ A pure renderer: it takes a desk.fees.engine.Quote and plain values, and queries
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -185,7 +186,7 @@ def _footnotes(quote: Quote, readings: _Readings, st: dict[str, ParagraphStyle])
 def render_quote_pdf(
     quote: Quote,
     municipality_name: str,
-    letterhead: list[str],
+    letterhead: Sequence[str],
     out: Path,
     prepared_by: str,
     on: date,

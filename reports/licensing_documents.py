@@ -36,6 +36,7 @@ from reports.common import (
     facts_table,
     para,
     signature,
+    signature_image,
     styles,
 )
 from reports.fonts import register_fonts
@@ -181,6 +182,7 @@ def render_licence_certificate(c: LicenceCertificate, out: Path) -> None:
         ("Expires", f"{day(c.expires_on)} (the end of the year, or the state licence's expiry)"),
     ]
     table = facts_table(facts, st["label"], body, 1.3 * inch)
+    signed = signature_image(lh.lines, lh.inspector_name)
     story: list[Flowable] = [
         *certificate_heading(
             st, cs, lh.municipality_name, lh.lines, f"City {c.trade_words}", c.number
@@ -205,8 +207,9 @@ def render_licence_certificate(c: LicenceCertificate, out: Path) -> None:
         ),
         Spacer(1, 14),
         table,
-        Spacer(1, 44),
-        *signature(st, lh.inspector_name, "Electrical Inspector"),
+        # The signature image replaces most of the space left to sign by hand.
+        Spacer(1, 8 if signed else 44),
+        *signature(st, lh.inspector_name, "Electrical Inspector", signed),
     ]
     build_certificate(
         out,

@@ -116,7 +116,7 @@ def render_order_notice(n: OrderNotice, out: Path) -> None:
         *(para(line, st["label"]) for line in who[1:]),
     ]
     story: list[Flowable] = [
-        *header(n.municipality_name, list(n.letterhead), st),
+        *header(n.municipality_name, n.letterhead, st),
         para(title, st["title"]),
         Spacer(1, 8),
         _facts(n, st),

@@ -24,6 +24,7 @@ from reports.common import (
     facts_table,
     para,
     signature,
+    signature_image,
     styles,
 )
 from reports.fonts import register_fonts
@@ -86,6 +87,7 @@ def render_occupancy_certificate(c: CertificateData, out: Path) -> None:
             ]
         )
     )
+    signed = signature_image(c.letterhead, c.inspector_name)
     story: list[Flowable] = [
         *certificate_heading(
             st, cs, c.municipality_name, c.letterhead, certificate_title(c), c.number
@@ -103,8 +105,9 @@ def render_occupancy_certificate(c: CertificateData, out: Path) -> None:
         Spacer(1, 10),
         para("Conditions", st["head"]),
         para(c.conditions or "None.", body),
-        Spacer(1, 40),
-        *signature(st, c.inspector_name, c.inspector_title),
+        # The signature image replaces most of the space left to sign by hand.
+        Spacer(1, 8 if signed else 40),
+        *signature(st, c.inspector_name, c.inspector_title, signed),
         Spacer(1, 20),
         para(
             "A change of use, or of the user of a non-residential building, needs a new "

@@ -16,8 +16,8 @@ from reportlab.lib.units import inch
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from desk.domain.documents import PermitCardData
-from reports.common import INK, MUTED
+from desk.domain.documents import Letterhead, PermitCardData
+from reports.common import INK, MUTED, image_flowable, letterhead_lines
 from reports.fonts import register_fonts
 
 RULE = colors.HexColor("#1b2430")
@@ -73,15 +73,24 @@ def render_permit_card(card: PermitCardData, out: Path) -> None:
     c.setLineWidth(3)
     c.rect(margin * 0.6, margin * 0.6, width - 1.2 * margin, height - 1.2 * margin)
 
-    # Letterhead.
+    # Letterhead, the logo at its left (kept small: the band under it is the card's point).
     y = height - margin - 0.1 * inch
-    lines = [line for line in card.letterhead if line.strip()] or [card.municipality_name]
+    lines = letterhead_lines(card.letterhead, card.municipality_name)
+    x = margin
+    logo = image_flowable(
+        card.letterhead.logo if isinstance(card.letterhead, Letterhead) else None,
+        0.48 * inch,
+        1.5 * inch,
+    )
+    if logo is not None:
+        logo.drawOn(c, margin, y - 19)
+        x += logo.drawWidth + 10
     c.setFillColor(INK)
     c.setFont(bold, 15)
-    c.drawString(margin, y, lines[0])
+    c.drawString(x, y, lines[0])
     c.setFont(regular, 9.5)
     c.setFillColor(MUTED)
-    c.drawString(margin, y - 14, " · ".join(lines[1:]))
+    c.drawString(x, y - 14, " · ".join(lines[1:]))
     c.setFont(bold, 15)
     c.setFillColor(INK)
     c.drawRightString(width - margin, y, "PERMIT")

@@ -145,7 +145,7 @@ def render_receipt(view: ReceiptView, out: Path) -> None:
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     width = letter[0] - 2 * MARGIN - 12  # the frame's own padding
-    story: list[Flowable] = [*header(view.municipality, list(view.letterhead), st)]
+    story: list[Flowable] = [*header(view.municipality, view.letterhead, st)]
     title = Table(
         [
             [

@@ -145,9 +145,7 @@ class Pdf:
     # --- text ------------------------------------------------------------------------
 
     def letterhead(self) -> None:
-        self.story.extend(
-            header(self.heading.municipality_name, list(self.heading.letterhead), self.st)
-        )
+        self.story.extend(header(self.heading.municipality_name, self.heading.letterhead, self.st))
 
     def add(self, *flowables: Flowable) -> None:
         self.story.extend(flowables)

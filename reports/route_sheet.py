@@ -64,7 +64,7 @@ def render_route_sheet(sheet: RouteSheet, out: Path) -> None:
     story: list[Flowable] = [
         *header(
             sheet.municipality_name,
-            list(sheet.letterhead),
+            sheet.letterhead,
             st,
             landscape(letter)[0] - 2 * MARGIN,
         ),

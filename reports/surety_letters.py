@@ -66,7 +66,7 @@ def render_reminder_letters(letters: Sequence[ReminderLetter], out: Path) -> Non
         if n:
             story.append(PageBreak())
         lh = x.letterhead
-        story += header(lh.municipality, list(lh.lines), st)
+        story += header(lh.municipality, lh.lines, st)
         story.append(para(long_day(x.on), small))
         story.append(Spacer(1, 18))
         story.append(para(x.row.holder, small))

@@ -115,7 +115,7 @@ class _Doc:
             "small_total_right", self.st["small_total"], alignment=TA_RIGHT
         )
         self.story: list[Flowable] = [
-            *header(letterhead.municipality, list(letterhead.lines), self.st),
+            *header(letterhead.municipality, letterhead.lines, self.st),
             para(title, self.st["title"]),
         ]
 

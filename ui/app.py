@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 import time
@@ -173,6 +174,24 @@ def take_screenshot(
         if spec.section == "deadlines":
             window.show_section(DEADLINES)
             process_events(app)
+        if spec.section == "users":  # Administration → Users
+            from ui.views.users import SECTION_TITLE as USERS
+
+            if window.users_view is None:
+                raise StartError("the Users section is for administrators (use --user)")
+            window.show_section(USERS)
+            window.users_view.table.selectRow(0)
+            process_events(app)
+        if spec.section == "municipality":  # Administration → Municipality
+            from ui.views.municipality import SECTION_TITLE as MUNICIPALITY
+
+            try:
+                window.show_section(MUNICIPALITY)
+            except KeyError as e:
+                raise StartError(
+                    "the Municipality section is for administrators (use --user)"
+                ) from e
+            process_events(app)
         if spec.section == "gl":  # issue 5: Administration → GL accounts
             from ui.views.gl_accounts import SECTION_TITLE as GL_ACCOUNTS
 
@@ -277,6 +296,8 @@ def _excepthook(kind: type[BaseException], value: BaseException, tb: TracebackTy
     if isinstance(value, DeskError | DatabaseError):
         dialogs.warn(None, APP_TITLE, str(value))
         return
+    # The traceback goes to the log file support asks for (permitdesk/logs.py).
+    logging.getLogger("permitdesk").error("unexpected error", exc_info=(kind, value, tb))
     traceback.print_exception(kind, value, tb)
     dialogs.error(None, APP_TITLE, f"Something went wrong: {kind.__name__}: {value}")
 
@@ -326,8 +347,25 @@ def _sweep_lapsed(database: Database, municipality_id: int) -> str:
     return f"{len(expired)} permit(s) lapsed and are now expired: {numbers}{more}."
 
 
-def _interactive(database: Database, user: str | None) -> int:
+def sign_in(database: Database, note: str, username: str) -> Actor | None:
+    """The sign-in dialog, then the change of a first or reset password (Cancel at either
+    quits): nobody works under a password an administrator knows."""
     from ui.login import LoginDialog
+    from ui.views.users import change_own_password_dialog
+
+    login = LoginDialog(database, note=note, username=username)
+    if login.exec() != LoginDialog.DialogCode.Accepted or login.actor is None:
+        return None
+    if login.first_password:
+        change = change_own_password_dialog(
+            None, database, login.actor, SystemClock(), current=login.first_password
+        )
+        if change.exec() != change.DialogCode.Accepted:
+            return None
+    return login.actor
+
+
+def _interactive(database: Database, user: str | None) -> int:
     from ui.main_window import MainWindow
 
     app = application()
@@ -343,33 +381,36 @@ def _interactive(database: Database, user: str | None) -> int:
         actor, note, quit_now = _first_run(database)
         if quit_now:
             return 0
-    if actor is None:
-        login = LoginDialog(database, note=note, username=user or "")
-        if login.exec() != LoginDialog.DialogCode.Accepted or login.actor is None:
-            return 0
-        actor = login.actor
-    if not _ensure_municipality(database, actor):
-        dialogs.error(
-            None,
-            APP_TITLE,
-            "This database has no municipality yet; an administrator must set it up.",
-        )
-        return 2
-    session = make_session(database, actor)
-    swept = _sweep_lapsed(database, session.municipality_id)
-    window = MainWindow(database, session)
-    window.show()
-    if swept:
-        window.statusBar().showMessage(swept, 30_000)
-    window.load()
-    window.focus_search()
     previous_hook = sys.excepthook
     sys.excepthook = _excepthook
     try:
-        app.exec()
+        while True:  # again after a user is signed out (disabled while working)
+            if actor is None:
+                actor = sign_in(database, note, user or "")
+                if actor is None:
+                    return 0
+            if not _ensure_municipality(database, actor):
+                dialogs.error(
+                    None,
+                    APP_TITLE,
+                    "This database has no municipality yet; an administrator must set it up.",
+                )
+                return 2
+            session = make_session(database, actor)
+            swept = _sweep_lapsed(database, session.municipality_id)
+            window = MainWindow(database, session)
+            window.show()
+            if swept:
+                window.statusBar().showMessage(swept, 30_000)
+            window.load()
+            window.focus_search()
+            app.exec()
+            if not window.sign_out_reason:
+                return 0
+            actor, note, user = None, window.sign_out_reason, ""
+            window.deleteLater()
     finally:
         sys.excepthook = previous_hook
-    return 0
 
 
 # --- entry point ------------------------------------------------------------------------

@@ -150,7 +150,10 @@ class FirstRunDialog(QDialog):
         form.addRow("&Full name", self.full_name_edit)
         form.addRow("&Password", self.password_edit)
         form.addRow("Password (&again)", self.password_again_edit)
-        hint = QLabel("The administrator adds the other users and sets the office up.")
+        hint = QLabel(
+            "After signing in, add the other users under Administration → Users and set the "
+            "letterhead under Administration → Municipality."
+        )
         hint.setObjectName("noteText")
         hint.setWordWrap(True)
         self.admin_error = QLabel()

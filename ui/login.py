@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
 )
 
 from db.database import Database
+from desk.clock import SystemClock
 from desk.domain.model import Actor
 from desk.services import users
 from ui import settings
@@ -36,10 +37,10 @@ class LoginDialog(QDialog):
         self.database = database
         self.remember = remember
         last = username or (settings.read_text(settings.LAST_USERNAME) if remember else "")
-        self.presenter = LoginPresenter(
-            lambda name, password: users.authenticate(database.uow(), name, password), last
-        )
+        self.presenter = LoginPresenter(self._sign_in, last)
         self.actor: Actor | None = None
+        self.signed_in: users.SignIn | None = None
+        self.first_password = ""  # kept only to change a first or reset password at once
 
         heading = QLabel("Sign in to Permit Desk")
         heading.setObjectName("dialogHeading")
@@ -83,6 +84,11 @@ class LoginDialog(QDialog):
             self.password_edit.setFocus()
         else:
             self.username_edit.setFocus()
+
+    def _sign_in(self, username: str, password: str) -> Actor:
+        self.signed_in = users.sign_in(self.database.uow(), SystemClock(), username, password)
+        self.first_password = password if self.signed_in.must_change_password else ""
+        return self.signed_in.actor
 
     def try_sign_in(self) -> None:
         actor = self.presenter.sign_in(self.username_edit.text(), self.password_edit.text())

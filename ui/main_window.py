@@ -2,24 +2,28 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
+    QDialog,
     QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
     QMainWindow,
+    QMenu,
     QStackedWidget,
     QWidget,
 )
 
 from db.database import Database
+from db.user_queries import user_is_active
 from desk.clock import Clock, SystemClock
 from desk.domain.permissions import Permission, allowed
-from desk.errors import DeskError
+from desk.errors import DeskError, SignedOut
 from desk.services import fees
 from ui import dialogs, settings
+from ui.help import install_help_menu
 from ui.permit.base import PermitContext
 from ui.permit.window import PermitWindow
 from ui.presenters.permit_list import PermitListPresenter, SqlPermitSource
@@ -42,17 +46,26 @@ from ui.views.inspections import InspectionsView
 from ui.views.intake import IntakeWindow, open_intake
 from ui.views.licensing import SECTION_TITLE as LICENSING
 from ui.views.licensing import LicensingView
+from ui.views.municipality import SECTION_TITLE as MUNICIPALITY
+from ui.views.municipality import MunicipalityView
 from ui.views.permits import PermitsView
 from ui.views.reports import SECTION_TITLE as REPORTS
 from ui.views.reports import ReportsView
 from ui.views.treasurer import SECTION_TITLE as TREASURER
 from ui.views.treasurer import TreasurerView
+from ui.views.users import SECTION_TITLE as USERS
+from ui.views.users import UsersView, change_own_password_dialog
 
 PERMITS = "Permits"
+SIGNED_OUT = SignedOut.MESSAGE
 DEADLINES = "Deadlines"
 
 
 class MainWindow(QMainWindow):
+    # A unit of work refused the user (disabled since signing in), perhaps in a worker thread:
+    # queued to the window's thread, which signs them out.
+    signed_out = Signal(str)
+
     def __init__(
         self,
         database: Database,
@@ -129,6 +142,19 @@ class MainWindow(QMainWindow):
             )
             self.fee_schedules_view.schedule_changed.connect(self._schedule_changed)
             self.sections.append((FEE_SCHEDULES, self.fee_schedules_view))
+        # Administration → Municipality: what the documents print, and its settings.
+        self.municipality_view: MunicipalityView | None = None
+        if allowed(session.actor, Permission.MANAGE_MUNICIPALITY):
+            self.municipality_view = MunicipalityView(database, session, self.clock, self)
+            self.sections.append((MUNICIPALITY, self.municipality_view))
+        # Administration → Users: who works here, their roles, disabling, password resets.
+        self.users_view: UsersView | None = None
+        if allowed(session.actor, Permission.MANAGE_USERS):
+            self.users_view = UsersView(database, session, self.clock, self)
+            self.sections.append((USERS, self.users_view))
+        self.sign_out_reason = ""
+        self.signed_out.connect(self.sign_out)
+        database.signed_out_listeners.append(self._refused)
         self.nav = QListWidget(self)
         self.nav.setObjectName("navigation")
         self.nav.setAccessibleName("Sections")
@@ -153,6 +179,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(central)
 
         self._build_actions()
+        self.help_menu = install_help_menu(self, database)  # after every other menu: last
         self._build_status_bar()
         self.resize(1280, 800)
         if remember_geometry:
@@ -179,6 +206,10 @@ class MainWindow(QMainWindow):
             menu.addAction(action)
             self.addAction(action)  # shortcuts work while the menu bar is hidden too
         menu.addSeparator()
+        self.password_action = QAction("Change my &password…", self)
+        self.password_action.triggered.connect(self.change_my_password)
+        menu.addAction(self.password_action)
+        menu.addSeparator()
         menu.addAction(self.quit_action)
         self.addAction(self.quit_action)
 
@@ -188,6 +219,17 @@ class MainWindow(QMainWindow):
         self.calculator_action.triggered.connect(self.open_fee_calculator)
         tools.addAction(self.calculator_action)
         self.addAction(self.calculator_action)
+
+        # Administration: the sections only administrators have, by name as the guide calls them.
+        self.admin_menu: QMenu | None = None
+        for title in (USERS, MUNICIPALITY, GL_ACCOUNTS, FEE_SCHEDULES):
+            if title not in self.section_titles():
+                continue
+            if self.admin_menu is None:
+                self.admin_menu = self.menuBar().addMenu("&Administration")
+            action = self.admin_menu.addAction(title)
+            action.setObjectName(f"admin:{title}")
+            action.triggered.connect(lambda _checked=False, t=title: self.show_section(t))
 
     def _build_status_bar(self) -> None:
         bar = self.statusBar()
@@ -221,9 +263,17 @@ class MainWindow(QMainWindow):
         self.permits_view.load()
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        view = self.municipality_view
+        if not self.sign_out_reason and view is not None and not view.confirm_leave():
+            event.ignore()  # unsaved municipality settings: the administrator kept them
+            return
+        if self.sign_out_reason and self.intake_window is not None:
+            self.intake_window.presenter.dirty = False  # disabled: it can no longer be saved
         if self.intake_window is not None and not self.intake_window.close():
             event.ignore()  # an unsaved application: the clerk chose to keep it
             return
+        if self._refused in self.database.signed_out_listeners:
+            self.database.signed_out_listeners.remove(self._refused)
         for window in list(self.permit_windows.values()):
             window.close()
         if self.fee_calculator is not None:
@@ -233,6 +283,38 @@ class MainWindow(QMainWindow):
             settings.write(settings.MAIN_STATE, self.saveState())
             self.permits_view.save_columns()
         super().closeEvent(event)
+
+    # --- who is signed in ----------------------------------------------------------------
+
+    def _refused(self, message: str) -> None:
+        self.signed_out.emit(message)  # from any thread; the window acts in its own
+
+    def still_signed_in(self) -> bool:
+        """Checked on opening a section or a permit (reads), as the unit of work checks every
+        write: a user disabled meanwhile is signed out at their next action."""
+        with self.database.read() as conn:
+            active = user_is_active(conn, self.session.actor.user_id)
+        if not active:
+            dialogs.warn(self, "Signed out", SIGNED_OUT)
+            self.sign_out(SIGNED_OUT)
+        return active
+
+    def sign_out(self, reason: str) -> None:
+        """Close every window of this user; the app then asks who signs in (ui.app)."""
+        if self.sign_out_reason:
+            return
+        self.sign_out_reason = reason
+        QTimer.singleShot(0, self.close)  # after the slot that met the refusal has returned
+
+    def change_my_password(self) -> QDialog:
+        """File → Change my password."""
+        dialog = change_own_password_dialog(self, self.database, self.session.actor, self.clock)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.accepted.connect(
+            lambda: self.statusBar().showMessage("Your password is changed.", 10_000)
+        )
+        dialog.open()
+        return dialog
 
     # --- actions ----------------------------------------------------------------------
 
@@ -263,6 +345,17 @@ class MainWindow(QMainWindow):
         return self.sections[row][1]
 
     def _section_changed(self, row: int) -> None:
+        if not self.still_signed_in():
+            return
+        here = self.stack.currentIndex()
+        muni = self.municipality_view
+        # Unsaved municipality settings: asked first; kept means staying there.
+        leaving = self.sections[here][1] if 0 <= here < len(self.sections) else None
+        if muni is not None and row != here and leaving is muni and not muni.confirm_leave():
+            self.nav.blockSignals(True)
+            self.nav.setCurrentRow(here)
+            self.nav.blockSignals(False)
+            return
         self.stack.setCurrentIndex(row)
         widget = self.sections[row][1] if 0 <= row < len(self.sections) else None
         if self.gl_accounts_view is not None and widget is self.gl_accounts_view:
@@ -276,8 +369,12 @@ class MainWindow(QMainWindow):
             self.inspections_view.load()  # requests come in from every workstation
         if widget is self.bonds_view or widget is self.deposits_view:
             widget.load()  # the watch and the refund queue move with the day
+        if self.users_view is not None and widget is self.users_view:
+            self.users_view.load()  # another administrator may have added or disabled someone
         if widget is self.licensing_view:
             self.licensing_view.load()  # licences expire and vacate dates pass with the day
+        if self.municipality_view is not None and widget is self.municipality_view:
+            self.municipality_view.load()  # another administrator may have changed it
         for money_view in (self.cashier_view, self.treasurer_view):
             if money_view is not None and widget is money_view:
                 money_view.load()  # other workstations take payments and close drawers too
@@ -297,6 +394,7 @@ class MainWindow(QMainWindow):
 
     def open_permit(self, permit_id: int) -> PermitWindow:
         """Show the permit's window, creating it the first time (one window per permit)."""
+        self.still_signed_in()
         window = self.permit_windows.get(permit_id)
         if window is None:
             context = PermitContext(self.database, self.session, permit_id, self.clock)

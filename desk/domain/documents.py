@@ -5,9 +5,88 @@ db/queries.py builds them; ui/ and reports/ read them (no ORM objects cross the 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from typing import Any
+
+
+class Letterhead(tuple[str, ...]):
+    """The municipality as a document prints it (db/letterheads.py letterhead_as_of): the
+    letterhead lines, and what else that letterhead version holds.
+
+    A tuple of the lines, so the many `letterhead: tuple[str, ...]` fields and renderers take it
+    unchanged; reports/common.py header() reads the logo and address when it is one. Immutable;
+    equal only to a letterhead with the same lines, images and names (a plain tuple compares by
+    its lines alone)."""
+
+    name: str
+    address: str
+    inspector_name: str
+    inspector_title: str
+    treasurer_name: str
+    logo: bytes | None
+    signature: bytes | None
+
+    def __new__(
+        cls,
+        lines: Iterable[str] = (),
+        *,
+        name: str = "",
+        address: str = "",
+        inspector_name: str = "",
+        inspector_title: str = "",
+        treasurer_name: str = "",
+        logo: bytes | None = None,
+        signature: bytes | None = None,
+    ) -> Letterhead:
+        self = super().__new__(cls, (str(x) for x in lines))
+        extras = {
+            "name": name,
+            "address": address,
+            "inspector_name": inspector_name,
+            "inspector_title": inspector_title,
+            "treasurer_name": treasurer_name,
+            "logo": logo,
+            "signature": signature,
+        }
+        for key, value in extras.items():
+            object.__setattr__(self, key, value)
+        return self
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        raise AttributeError(f"Letterhead is immutable (tried to set {key})")
+
+    def _extras(self) -> tuple[Any, ...]:
+        return (
+            self.name,
+            self.address,
+            self.inspector_name,
+            self.inspector_title,
+            self.treasurer_name,
+            self.logo,
+            self.signature,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Letterhead):
+            return tuple(self) == tuple(other) and self._extras() == other._extras()
+        return tuple(self) == other
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))  # equal to a plain tuple of the same lines: the same hash
+
+    def __repr__(self) -> str:
+        logo = f"{len(self.logo)} bytes" if self.logo else "none"
+        return f"Letterhead({tuple(self)!r}, name={self.name!r}, logo={logo})"
+
+    @property
+    def address_lines(self) -> tuple[str, ...]:
+        return tuple(x.strip() for x in self.address.splitlines() if x.strip())
 
 
 @dataclass(frozen=True)

@@ -298,19 +298,27 @@ def set_cashiering_settings(
     require(actor, Permission.MANAGE_MUNICIPALITY)
     with uow:
         uow.act_as(actor.user_id, clock.now())
-        muni = _municipality(uow, municipality_id)
-        current = dict(muni.settings.get("cashiering") or {})
-        current.update({k: v for k, v in changes.items()})
-        unknown = sorted(set(current) - set(SETTING_KEYS))
-        if unknown:
-            raise ValidationError(unknown[0], "is not a cashiering setting")
-        muni.settings = {**muni.settings, "cashiering": current}
-        parsed = settings_of(muni)  # checks the values
-        ledger = _ledger(uow, muni)
-        if parsed.admin_cost_account and parsed.admin_cost_account not in ledger.by_number:
-            raise ValidationError("admin_cost_account", "is not an account")
+        parsed = apply_cashiering_settings(uow, _municipality(uow, municipality_id), changes)
         uow.commit()
         return parsed
+
+
+def apply_cashiering_settings(
+    uow: UnitOfWork, muni: Municipality, changes: dict[str, Any]
+) -> CashieringSettings:
+    """Check and set the changes inside the caller's transaction (also used by
+    desk.services.municipality); a ValidationError names the setting."""
+    current = dict(muni.settings.get("cashiering") or {})
+    current.update({k: v for k, v in changes.items()})
+    unknown = sorted(set(current) - set(SETTING_KEYS))
+    if unknown:
+        raise ValidationError(unknown[0], "is not a cashiering setting")
+    muni.settings = {**muni.settings, "cashiering": current}
+    parsed = settings_of(muni)  # checks the values
+    ledger = _ledger(uow, muni)
+    if parsed.admin_cost_account and parsed.admin_cost_account not in ledger.by_number:
+        raise ValidationError("admin_cost_account", "is not an account")
+    return parsed
 
 
 # --- a permit's balance ---------------------------------------------------------------------------
@@ -1556,7 +1564,10 @@ def _receipt_view(uow: UnitOfWork, payment: Payment, copy: bool) -> ReceiptView:
         else:
             status = f"CHECK RETURNED UNPAID — {_day(r.day)}"
     return ReceiptView(
-        letterhead=tuple(muni.letterhead),
+        # A reprint shows the letterhead of the moment the payment was received.
+        letterhead=uow.municipalities.letterhead_as_of(
+            payment.municipality_id, payment.received_at
+        ),
         municipality=muni.name,
         receipt_number=payment.receipt_number,
         received_at=payment.received_at,
@@ -1715,7 +1726,7 @@ def transmittal(uow: UnitOfWork, turnover_id: int) -> Transmittal:
                 by_method[m] = by_method.get(m, ZERO) + v
         return Transmittal(
             turnover_id=turnover_id,
-            letterhead=tuple(muni.letterhead),
+            letterhead=uow.municipalities.letterhead_as_of(t.municipality_id, t.delivered_on),
             delivered_on=t.delivered_on,
             delivered_by=_user_name(uow, t.delivered_by_id),
             closes=tuple(

@@ -8,6 +8,7 @@ from typing import Any
 
 from desk.clock import Clock
 from desk.domain.model import Actor, Municipality
+from desk.domain.municipality import FIRST_VERSION_FROM, version_of
 from desk.domain.permissions import Permission, require
 from desk.errors import ValidationError
 from desk.services.uow import UnitOfWork
@@ -46,6 +47,11 @@ def ensure_municipality(uow: UnitOfWork, clock: Clock, actor: Actor | None, key:
             settings={"city": p.get("city", ""), "zip": p.get("zip", "")},
         )
         uow.municipalities.add(m)
+        uow.flush()
+        # Its first letterhead version is in force from FIRST_VERSION_FROM, not from now:
+        # permits entered later with earlier dates (records brought over from paper) must
+        # print too, and until an administrator changes it the municipality printed as set up.
+        uow.registers.add(version_of(m, FIRST_VERSION_FROM))
         uow.commit()
         assert m.id is not None
         return m.id

@@ -13,6 +13,7 @@ from typing import Any, Protocol, TypeVar
 
 from desk.domain.cashiering import EntrySource
 from desk.domain.checklists import ChecklistItem
+from desk.domain.documents import Letterhead
 from desk.domain.enums import PartyRole, PermitStatus
 from desk.domain.model import (
     BondRecord,
@@ -45,11 +46,29 @@ class MunicipalityRepository(Repository[Municipality], Protocol):
 
     def all(self) -> list[Municipality]: ...
 
+    def get_for_update(self, id: int) -> Municipality | None:
+        """The municipality, its row locked until the transaction ends."""
+        ...
+
+    def letterhead_as_of(self, id: int, at: datetime | date | None) -> Letterhead:
+        """The letterhead a document of the municipality dated `at` prints (None: now)."""
+        ...
+
 
 class UserRepository(Repository[User], Protocol):
     def by_username(self, username: str) -> User | None: ...
 
-    def count(self) -> int: ...
+    def count(self) -> int:
+        """People: the built-in command-line actor is not counted."""
+        ...
+
+    def get_for_update(self, id: int) -> User | None:
+        """The user's row, locked until the transaction ends (PostgreSQL)."""
+        ...
+
+    def administrators_for_update(self) -> list[User]:
+        """Every user with the administrator role (people only), locked."""
+        ...
 
 
 class PermitRepository(Repository[Permit], Protocol):

@@ -1,11 +1,15 @@
-"""Users, roles, sign-in. Passwords are hashed with argon2 (issue 2, item 6)."""
+"""Users, roles, sign-in and passwords. Passwords are hashed with argon2; nobody is ever deleted
+(the audit trail names them): a user who left is disabled."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from desk.clock import Clock
+from desk.domain import passwords
 from desk.domain.enums import Role
 from desk.domain.model import Actor, User
 from desk.domain.permissions import Permission, require
@@ -13,7 +17,18 @@ from desk.errors import AuthenticationFailed, NotFound, ValidationError
 from desk.services.uow import UnitOfWork
 
 _hasher = PasswordHasher()
-MIN_PASSWORD_LENGTH = 8
+MIN_PASSWORD_LENGTH = passwords.MIN_LENGTH
+PASSWORD_RULE = passwords.RULE
+# The built-in actor of `permitdesk users ...`: a space keeps it apart from every user name a
+# person can be given, and the audit trail shows it as it is.
+COMMAND_LINE = "command line"
+
+
+@dataclass(frozen=True)
+class SignIn:
+    actor: Actor
+    full_name: str
+    must_change_password: bool  # a first or reset password: change it before working
 
 
 def actor_of(user: User) -> Actor:
@@ -21,29 +36,78 @@ def actor_of(user: User) -> Actor:
     return Actor(user_id=user.id, username=user.username, roles=user.roles)
 
 
-def _validate(username: str, full_name: str, password: str, roles: set[Role]) -> None:
-    if not username.strip() or any(c.isspace() for c in username):
+def check_password(password: str, username: str, field: str = "password") -> None:
+    problem = passwords.password_problem(password, username)
+    if problem is not None:
+        raise ValidationError(field, problem)
+
+
+def _check_username(username: str) -> str:
+    name = username.strip()
+    if not name:
+        raise ValidationError("user name", "enter a user name")
+    if any(c.isspace() for c in name):
         raise ValidationError("user name", "enter a user name without spaces")
+    if len(name) > 80:
+        raise ValidationError("user name", "use at most 80 characters")
+    return name
+
+
+def _check_person(full_name: str, title: str) -> tuple[str, str]:
     if not full_name.strip():
         raise ValidationError("full name", "enter the person's name")
-    if len(password) < MIN_PASSWORD_LENGTH:
-        raise ValidationError("password", f"use at least {MIN_PASSWORD_LENGTH} characters")
+    if len(full_name.strip()) > 200:
+        raise ValidationError("full name", "use at most 200 characters")
+    if len(title.strip()) > 200:
+        raise ValidationError("title", "use at most 200 characters")
+    return full_name.strip(), title.strip()
+
+
+def _check_roles(roles: set[Role] | frozenset[Role]) -> None:
     if not roles:
         raise ValidationError("roles", "choose at least one role")
 
 
+def _person(uow: UnitOfWork, user_id: int) -> User:
+    """The user's row, locked for the rest of the transaction; never the command-line actor."""
+    user = uow.users.get_for_update(user_id)
+    if user is None or user.system:
+        raise NotFound(f"user #{user_id} does not exist")
+    return user
+
+
+def _keep_an_administrator(
+    uow: UnitOfWork, user: User, roles: frozenset[Role], active: bool
+) -> None:
+    """The last active administrator can be neither disabled nor demoted: nobody could then add
+    users or change the office's settings. The administrators are locked, so two
+    administrators demoting each other at once cannot both succeed."""
+    if Role.ADMINISTRATOR in roles and active:
+        return
+    others = [u for u in uow.users.administrators_for_update() if u.id != user.id and u.active]
+    if Role.ADMINISTRATOR in user.roles and user.active and not others:
+        raise ValidationError(
+            "roles" if active else "user",
+            f"{user.full_name} is the last active administrator; make another user an "
+            "administrator first",
+        )
+
+
 def create_first_administrator(
-    uow: UnitOfWork, clock: Clock, username: str, full_name: str, password: str
+    uow: UnitOfWork, clock: Clock, username: str, full_name: str, password: str, title: str = ""
 ) -> Actor:
     """First start: the only time a user is created without an acting administrator."""
-    _validate(username, full_name, password, {Role.ADMINISTRATOR})
+    name = _check_username(username)
+    full, title = _check_person(full_name, title)
+    check_password(password, name)
     with uow:
         if uow.users.count() > 0:
             raise ValidationError("user name", "the database already has users; sign in instead")
         uow.act_as(None, clock.now())
         user = User(
-            username=username.strip(),
-            full_name=full_name.strip(),
+            username=name,
+            full_name=full,
+            title=title,
             password_hash=_hasher.hash(password),
             created_at=clock.now(),
         )
@@ -61,88 +125,178 @@ def create_user(
     username: str,
     full_name: str,
     password: str,
-    roles: set[Role],
+    roles: set[Role] | frozenset[Role],
+    title: str = "",
+    must_change_password: bool = True,
 ) -> int:
+    """A new user with a first password, which they change at their first sign-in."""
     require(actor, Permission.MANAGE_USERS)
-    _validate(username, full_name, password, roles)
+    name = _check_username(username)
+    full, title = _check_person(full_name, title)
+    _check_roles(roles)
+    check_password(password, name)
     with uow:
         uow.act_as(actor.user_id, clock.now())
-        if uow.users.by_username(username.strip()) is not None:
-            raise ValidationError("user name", f"'{username}' is already taken")
+        if uow.users.by_username(name) is not None:
+            raise ValidationError("user name", f"'{name}' is already taken")
         user = User(
-            username=username.strip(),
-            full_name=full_name.strip(),
+            username=name,
+            full_name=full,
+            title=title,
             password_hash=_hasher.hash(password),
             created_at=clock.now(),
+            must_change_password=must_change_password,
         )
-        user.roles = roles
+        user.roles = set(roles)
         uow.users.add(user)
         uow.commit()
         assert user.id is not None
         return user.id
 
 
-def set_roles(uow: UnitOfWork, clock: Clock, actor: Actor, user_id: int, roles: set[Role]) -> None:
+def update_person(
+    uow: UnitOfWork, clock: Clock, actor: Actor, user_id: int, full_name: str, title: str
+) -> None:
+    """The name and title printed on what the user issues (documents printed earlier keep
+    theirs only as far as they were printed: the register names the user)."""
     require(actor, Permission.MANAGE_USERS)
-    if not roles:
-        raise ValidationError("roles", "choose at least one role")
+    full, title = _check_person(full_name, title)
     with uow:
         uow.act_as(actor.user_id, clock.now())
-        user = uow.users.get(user_id)
-        if user is None:
-            raise NotFound(f"user #{user_id} does not exist")
+        user = _person(uow, user_id)
+        if user.full_name != full:
+            user.full_name = full
+        if user.title != title:
+            user.title = title
+        uow.commit()
+
+
+def set_roles(
+    uow: UnitOfWork, clock: Clock, actor: Actor, user_id: int, roles: set[Role] | frozenset[Role]
+) -> None:
+    require(actor, Permission.MANAGE_USERS)
+    _check_roles(roles)
+    with uow:
+        uow.act_as(actor.user_id, clock.now())
+        user = _person(uow, user_id)
         if user.id == actor.user_id and Role.ADMINISTRATOR not in roles:
             raise ValidationError("roles", "you cannot take the administrator role from yourself")
-        user.roles = roles
+        _keep_an_administrator(uow, user, frozenset(roles), user.active)
+        if user.roles != frozenset(roles):
+            user.roles = set(roles)
         uow.commit()
 
 
 def set_active(uow: UnitOfWork, clock: Clock, actor: Actor, user_id: int, active: bool) -> None:
+    """Disable a user who left (never delete: the audit trail names them), or enable again. A
+    disabled user still signed in somewhere is signed out at their next action."""
     require(actor, Permission.MANAGE_USERS)
     with uow:
         uow.act_as(actor.user_id, clock.now())
-        user = uow.users.get(user_id)
-        if user is None:
-            raise NotFound(f"user #{user_id} does not exist")
+        user = _person(uow, user_id)
         if user.id == actor.user_id and not active:
-            raise ValidationError("active", "you cannot disable your own account")
-        user.active = active
+            raise ValidationError("user", "you cannot disable your own account")
+        _keep_an_administrator(uow, user, user.roles, active)
+        if user.active != active:
+            user.active = active
         uow.commit()
 
 
-def change_password(
+def reset_password(
     uow: UnitOfWork, clock: Clock, actor: Actor, user_id: int, new_password: str
 ) -> None:
-    """Users change their own password; an administrator may reset anyone's."""
-    if user_id != actor.user_id:
-        require(actor, Permission.MANAGE_USERS)
-    if len(new_password) < MIN_PASSWORD_LENGTH:
-        raise ValidationError("password", f"use at least {MIN_PASSWORD_LENGTH} characters")
+    """An administrator sets a new password, which the user must change at the next sign-in."""
+    require(actor, Permission.MANAGE_USERS)
     with uow:
         uow.act_as(actor.user_id, clock.now())
-        user = uow.users.get(user_id)
-        if user is None:
-            raise NotFound(f"user #{user_id} does not exist")
+        user = _person(uow, user_id)
+        check_password(new_password, user.username)
         user.password_hash = _hasher.hash(new_password)
+        user.must_change_password = user.id != actor.user_id
         uow.commit()
+
+
+def change_own_password(
+    uow: UnitOfWork, clock: Clock, actor: Actor, current_password: str, new_password: str
+) -> None:
+    """File → Change my password, and the change a first or reset password requires."""
+    with uow:
+        uow.act_as(actor.user_id, clock.now())
+        user = _person(uow, actor.user_id)
+        if not _verifies(user, current_password):
+            raise ValidationError("current password", "this is not your current password")
+        check_password(new_password, user.username, "new password")
+        if new_password == current_password:
+            raise ValidationError(
+                "new password", "choose a password different from the current one"
+            )
+        user.password_hash = _hasher.hash(new_password)
+        user.must_change_password = False
+        uow.commit()
+
+
+def _verifies(user: User, password: str) -> bool:
+    try:
+        return bool(_hasher.verify(user.password_hash, password))
+    except (VerificationError, InvalidHashError):
+        return False
 
 
 def authenticate(uow: UnitOfWork, username: str, password: str) -> Actor:
+    """The actor for a user name and password; nothing is written."""
     with uow:
         user = uow.users.by_username(username.strip())
-        if user is None or not user.active:
+        if user is None or not user.active or user.system or not _verifies(user, password):
             raise AuthenticationFailed("Unknown user name or wrong password.")
-        try:
-            _hasher.verify(user.password_hash, password)
-        except (VerificationError, InvalidHashError):
-            raise AuthenticationFailed("Unknown user name or wrong password.") from None
         return actor_of(user)
+
+
+def sign_in(uow: UnitOfWork, clock: Clock, username: str, password: str) -> SignIn:
+    """Sign in at a workstation: checks the password and records the time (the Users screen's
+    "last sign-in")."""
+    with uow:
+        user = uow.users.by_username(username.strip())
+        if user is None or not user.active or user.system or not _verifies(user, password):
+            raise AuthenticationFailed("Unknown user name or wrong password.")
+        uow.act_as(user.id, clock.now())
+        user.last_sign_in_at = clock.now()
+        uow.commit()
+        return SignIn(actor_of(user), user.full_name, user.must_change_password)
 
 
 def actor_for_username(uow: UnitOfWork, username: str) -> Actor:
     """For the CLI's --user and the screenshot mode: an existing, active user, no password."""
     with uow:
         user = uow.users.by_username(username)
-        if user is None or not user.active:
+        if user is None or not user.active or user.system:
             raise NotFound(f"no active user named '{username}'")
+        return actor_of(user)
+
+
+def user_id_for(uow: UnitOfWork, username: str) -> int:
+    with uow:
+        user = uow.users.by_username(username.strip())
+        if user is None or user.system:
+            raise NotFound(f"no user named '{username.strip()}'")
+        assert user.id is not None
+        return user.id
+
+
+def command_line_actor(uow: UnitOfWork, clock: Clock) -> Actor:
+    """The built-in actor of `permitdesk users ...` (scripted set-ups and support): an
+    administrator recorded in the audit trail as "command line"; it cannot sign in."""
+    with uow:
+        user = uow.users.by_username(COMMAND_LINE)
+        if user is None:
+            uow.act_as(None, clock.now())
+            user = User(
+                username=COMMAND_LINE,
+                full_name=COMMAND_LINE,
+                password_hash="!",  # no argon2 hash: nothing verifies against it
+                created_at=clock.now(),
+                system=True,
+            )
+            user.roles = {Role.ADMINISTRATOR}
+            uow.users.add(user)
+            uow.commit()
         return actor_of(user)

@@ -126,7 +126,7 @@ def test_a_password_change_is_audited_without_the_hash(
     database: Database, clock: FixedClock
 ) -> None:
     reg = seed_register(database, clock)
-    users.change_password(database.uow(), clock, reg.clerk, reg.clerk.user_id, "new-password-1")
+    users.change_own_password(database.uow(), clock, reg.clerk, PASSWORD, "new-password-1")
     assert users.authenticate(database.uow(), "carol", "new-password-1").username == "carol"
     with pytest.raises(AuthenticationFailed):
         users.authenticate(database.uow(), "carol", PASSWORD)

@@ -11,12 +11,15 @@ from PySide6.QtWidgets import QApplication, QDialog
 from pytestqt.qtbot import QtBot
 
 from db.engine import sqlite_url
+from desk.domain.enums import Role
+from desk.services import users
 from tests.ui.sample import PASSWORD, Sample
 from ui import app, dialogs
 from ui.first_run import FirstRunDialog
 from ui.login import LoginDialog
 from ui.main_window import MainWindow
 from ui.presenters.session import Session
+from ui.views.users import PasswordDialog
 
 
 def test_a_screenshot_of_the_permits_list_is_a_png_of_the_requested_size(
@@ -130,16 +133,26 @@ def test_a_screenshot_ignores_the_remembered_size(
     assert QImage(str(out)).size().toTuple() == (1024, 640)
 
 
+def sign_in_as_carol(dialog: LoginDialog) -> int:
+    """The sign-in dialog's exec(), as Carol would answer it."""
+    dialog.username_edit.setText("carol")
+    dialog.password_edit.setText(PASSWORD)
+    dialog.try_sign_in()
+    return int(QDialog.DialogCode.Accepted if dialog.actor else QDialog.DialogCode.Rejected)
+
+
 def test_the_interactive_start_signs_in_and_opens_the_main_window(
     qtbot: QtBot, sample: Sample, db_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def sign_in(dialog: LoginDialog) -> int:
-        dialog.username_edit.setText("carol")
-        dialog.password_edit.setText(PASSWORD)
-        dialog.try_sign_in()
-        return int(QDialog.DialogCode.Accepted if dialog.actor else QDialog.DialogCode.Rejected)
-
     seen: list[str] = []
+
+    def choose_own(dialog: PasswordDialog) -> int:
+        """Carol's password was given by the administrator: she must choose her own first."""
+        seen.append(dialog.windowTitle())
+        dialog.password_edit.setText("carol-own-words")
+        dialog.password_again_edit.setText("carol-own-words")
+        dialog.try_save()
+        return int(dialog.result())
 
     def event_loop(application: QApplication) -> int:
         windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow)]
@@ -150,10 +163,70 @@ def test_the_interactive_start_signs_in_and_opens_the_main_window(
             w.close()
         return 0
 
+    monkeypatch.setattr(LoginDialog, "exec", sign_in_as_carol)
+    monkeypatch.setattr(PasswordDialog, "exec", choose_own)
+    monkeypatch.setattr(QApplication, "exec", event_loop)
+    assert app.run_gui(sqlite_url(db_path), None, "permits", (1280, 800), None, "") == 0
+    assert seen == [
+        "Choose your password",
+        "Permit Desk — City of Glendale",
+        "Carol Clerk (Clerk)",
+    ]
+    signed = users.sign_in(sample.database.uow(), sample.clock, "carol", "carol-own-words")
+    assert not signed.must_change_password
+
+
+def test_cancelling_the_change_of_a_first_password_quits_without_a_window(
+    qtbot: QtBot, sample: Sample, db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    opened: list[QApplication] = []
+    monkeypatch.setattr(LoginDialog, "exec", sign_in_as_carol)
+    monkeypatch.setattr(PasswordDialog, "exec", lambda _d: int(QDialog.DialogCode.Rejected))
+    monkeypatch.setattr(QApplication, "exec", lambda a: opened.append(a) or 0)
+    assert app.run_gui(sqlite_url(db_path), None, "permits", (1280, 800), None, "") == 0
+    assert opened == []
+
+
+def test_a_user_disabled_while_working_is_signed_out_and_asked_to_sign_in_again(
+    qtbot: QtBot, sample: Sample, db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    notes: list[str] = []
+
+    def sign_in(dialog: LoginDialog) -> int:
+        notes.append(dialog.note_label.text())
+        if len(notes) > 1:
+            return int(QDialog.DialogCode.Rejected)  # nobody else signs in: the app ends
+        dialog.username_edit.setText("admin")
+        dialog.password_edit.setText(PASSWORD)
+        dialog.try_sign_in()
+        return int(QDialog.DialogCode.Accepted)
+
+    def event_loop(application: QApplication) -> int:
+        window = next(
+            w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()
+        )
+        # Another administrator disables this one meanwhile; her next action signs her out.
+        second = users.create_user(
+            sample.database.uow(),
+            sample.clock,
+            sample.admin,
+            username="bea",
+            full_name="Bea Admin",
+            password="second-admin-1",
+            roles={Role.ADMINISTRATOR},
+        )
+        bea = users.actor_for_username(sample.database.uow(), "bea")
+        assert second == bea.user_id
+        users.set_active(sample.database.uow(), sample.clock, bea, sample.admin.user_id, False)
+        window.show_section("Deadlines")
+        qtbot.waitUntil(lambda: not window.isVisible(), timeout=2000)
+        return 0
+
+    monkeypatch.setattr(dialogs, "warn", lambda *_a, **_k: None)
     monkeypatch.setattr(LoginDialog, "exec", sign_in)
     monkeypatch.setattr(QApplication, "exec", event_loop)
     assert app.run_gui(sqlite_url(db_path), None, "permits", (1280, 800), None, "") == 0
-    assert seen == ["Permit Desk — City of Glendale", "Carol Clerk (Clerk)"]
+    assert notes == ["", "Your account has been disabled by an administrator; you are signed out."]
 
 
 def test_the_interactive_start_on_a_new_database_opens_the_welcome_dialog(

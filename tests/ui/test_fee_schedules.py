@@ -269,6 +269,8 @@ def test_a_clerk_does_not_see_the_fee_schedules_section(qtbot: QtBot, sample: Sa
         "Reports",
         "GL accounts",
         "Fee schedules",
+        "Municipality",
+        "Users",
     ]
 
 

@@ -227,7 +227,20 @@ def test_the_navigation_lists_only_sections_that_work(main_window: MainWindow) -
         "Reports",
         "GL accounts",
         "Fee schedules",
+        "Municipality",
+        "Users",
     ]
+
+
+def test_the_administration_menu_opens_each_administrators_section(
+    main_window: MainWindow,
+) -> None:
+    menu = main_window.admin_menu
+    assert menu is not None
+    titles = [a.text() for a in menu.actions()]
+    assert titles == ["Users", "Municipality", "GL accounts", "Fee schedules"]
+    menu.actions()[0].trigger()
+    assert main_window.section_titles()[main_window.nav.currentRow()] == "Users"
 
 
 def test_a_register_without_permits_shows_how_to_get_some(qtbot: QtBot) -> None:
@@ -238,7 +251,9 @@ def test_a_register_without_permits_shows_how_to_get_some(qtbot: QtBot) -> None:
     view.load()
     assert view.pages.currentWidget() is view.empty_label
     assert "No permits yet." in view.empty_label.text()
-    assert "permitdesk demo" in view.empty_label.text()
+    assert "New Application (Ctrl+N)" in view.empty_label.text()
+    assert "Administration → Users" in view.empty_label.text()
+    assert "Administration → Municipality" in view.empty_label.text()
     assert presenter.empty_text == EMPTY_DATABASE_TEXT
 
 

@@ -22,8 +22,9 @@ from ui.presenters.formatting import EMPTY, count_of, format_amount, format_date
 PAGE_SIZE = 200
 SEARCH_PLACEHOLDER = "Search permits by number, address, parcel number, owner or contractor"
 EMPTY_DATABASE_TEXT = (
-    "No permits yet. Take an application (coming with the intake screen) "
-    "or load demo data with `permitdesk demo`."
+    "No permits yet. Take the first application with File → New Application (Ctrl+N). "
+    "An administrator adds the office's users under Administration → Users and sets the "
+    "letterhead under Administration → Municipality."
 )
 NOT_ISSUED_TOOLTIP = "not issued yet"
 

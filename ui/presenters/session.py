@@ -8,7 +8,7 @@ from desk.domain.enums import Role
 from desk.domain.model import Actor
 
 # Roles in the order an office lists them (the administrator last: it is a duty, not a job).
-_ROLE_ORDER = (Role.INSPECTOR, Role.ENGINEER, Role.CLERK, Role.TREASURER, Role.ADMINISTRATOR)
+ROLE_ORDER = (Role.INSPECTOR, Role.ENGINEER, Role.CLERK, Role.TREASURER, Role.ADMINISTRATOR)
 
 
 @dataclass(frozen=True)
@@ -22,7 +22,7 @@ class Session:
 
     @property
     def roles_text(self) -> str:
-        roles = [r.label for r in _ROLE_ORDER if r in self.actor.roles]
+        roles = [r.label for r in ROLE_ORDER if r in self.actor.roles]
         return ", ".join(roles) or "no role"
 
     @property

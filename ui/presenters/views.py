@@ -21,13 +21,24 @@ ISSUE = "issue"  # not a tab: the issue dialog over the permit window
 VIEW_HELP = (
     f"permits, permit:NUMBER[:TAB] (TAB: {', '.join(PERMIT_TABS)}), "
     "permit:#ID[:TAB] for an application not issued yet, permit:#ID:issue (the "
-    "issue dialog), deadlines, fees, gl, calculator, intake, cashier, reports[:REPORT], "
+    "issue dialog), deadlines, fees, gl, users, municipality, calculator, intake, cashier, "
+    "reports[:REPORT], "
     "treasurer[:close|turnovers|reconciliation|refunds|returned], "
     "bonds[:bonds|certificates|watch], deposits[:all|eligible|soon|ordered|retained], "
     "licences[:in_force|expired|revoked|any], condemnations[:open|overdue|lifted|closed|all], or "
     "inspections[:requests|day|week|orders]"
 )
-SECTIONS = ("permits", "deadlines", "fees", "calculator", "intake", "cashier", "gl")
+SECTIONS = (
+    "permits",
+    "deadlines",
+    "fees",
+    "calculator",
+    "intake",
+    "cashier",
+    "gl",
+    "users",
+    "municipality",
+)
 # The Treasurer section and its pages (issue 5): treasurer[:close|turnovers|reconciliation|...].
 TREASURER_PAGES = ("close", "turnovers", "reconciliation", "refunds", "returned")
 # The Reports section (issue 8) and the report it shows: reports[:monthly|annual|...].

@@ -165,6 +165,15 @@ def enable_buttons(checks: Iterable[tuple[QPushButton, tuple[bool, str]]]) -> No
         button.setToolTip(why)
 
 
+def error_label(parent: QWidget | None = None) -> QLabel:
+    """A form's error line: red (style.qss), wrapped, hidden until there is something to say."""
+    label = QLabel(parent)
+    label.setObjectName("errorText")
+    label.setWordWrap(True)
+    label.setVisible(False)
+    return label
+
+
 def note_label(parent: QWidget, *, selectable: bool = True) -> QLabel:
     """The words under a list (the selected row in full, or why a step waits): wrapped, and
     selectable unless told otherwise."""

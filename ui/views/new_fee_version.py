@@ -37,19 +37,11 @@ from ui.presenters.fee_schedules import (
 )
 from ui.presenters.formatting import format_date
 from ui.presenters.session import Session
-from ui.views.common import date_edit, from_qdate, to_qdate
+from ui.views.common import date_edit, error_label, from_qdate, to_qdate
 from ui.views.fee_items import fit_item_columns, items_table
 
 TITLE = "New fee schedule version"
 DISCARD_QUESTION = "Discard this new version? Nothing of it has been saved."
-
-
-def _error_label(parent: QWidget) -> QLabel:
-    label = QLabel(parent)
-    label.setObjectName("errorText")
-    label.setWordWrap(True)
-    label.setVisible(False)
-    return label
 
 
 class NewFeeVersionDialog(QDialog):
@@ -91,10 +83,10 @@ class NewFeeVersionDialog(QDialog):
         self.label_edit = QLineEdit(self)
         self.label_edit.setObjectName("versionLabel")
         self.label_edit.setPlaceholderText("e.g. 2026 fee ordinance")
-        self.label_error = _error_label(self)
+        self.label_error = error_label(self)
         self.date_edit = date_edit(self, "effectiveFrom")
         self.date_edit.setDate(to_qdate(self._initial_date))
-        self.date_error = _error_label(self)
+        self.date_error = error_label(self)
         form = QGridLayout()
         form.setHorizontalSpacing(10)
         form.setVerticalSpacing(4)
@@ -124,7 +116,7 @@ class NewFeeVersionDialog(QDialog):
         )
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
         fit_item_columns(self.table, self.model)
-        self.table_error = _error_label(self)
+        self.table_error = error_label(self)
 
         buttons = QDialogButtonBox(self)
         self.save_button = QPushButton("&Save version", self)

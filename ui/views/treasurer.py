@@ -10,7 +10,7 @@ again."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -1084,7 +1084,7 @@ class TreasurerView(QWidget):
         self.close_page.show_day(day)
         return day
 
-    def letterhead(self) -> list[str]:
+    def letterhead(self) -> Sequence[str]:
         from db import queries
 
         with self.database.read() as conn:

@@ -21,9 +21,7 @@ def upgrade() -> None:
     with op.batch_alter_table("app_user") as batch:
         batch.add_column(sa.Column("title", sa.String(200), nullable=False, server_default=""))
         batch.add_column(
-            sa.Column(
-                "must_change_password", sa.Boolean, nullable=False, server_default=sa.false()
-            )
+            sa.Column("must_change_password", sa.Boolean, nullable=False, server_default=sa.false())
         )
         batch.add_column(sa.Column("last_sign_in_at", sa.DateTime(timezone=True)))
         batch.add_column(sa.Column("system", sa.Boolean, nullable=False, server_default=sa.false()))
@@ -84,7 +82,9 @@ def upgrade() -> None:
         ),
     )
     op.create_index(
-        "ix_letterhead_version_municipality", "letterhead_version", ["municipality_id", "effective_at"]
+        "ix_letterhead_version_municipality",
+        "letterhead_version",
+        ["municipality_id", "effective_at"],
     )
     # Every document printed so far used the municipality as it is now: its first version.
     # (db.types.UTCDateTime: SQLite keeps UTC without a zone, PostgreSQL with one.)

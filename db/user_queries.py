@@ -1,0 +1,64 @@
+"""The Users screen's list and `permitdesk users list`: people only, never the built-in
+command-line actor."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import Connection, select
+
+from db import schema
+from desk.domain.enums import Role
+
+
+@dataclass(frozen=True)
+class UserRow:
+    id: int
+    username: str
+    full_name: str
+    title: str
+    roles: frozenset[Role]
+    active: bool
+    must_change_password: bool
+    last_sign_in_at: datetime | None
+    created_at: datetime | None
+
+
+def user_rows(conn: Connection) -> list[UserRow]:
+    """Active users first, then by name."""
+    u = schema.app_user
+    rows = conn.execute(
+        select(
+            u.c.id,
+            u.c.username,
+            u.c.full_name,
+            u.c.title,
+            u.c.roles,
+            u.c.active,
+            u.c.must_change_password,
+            u.c.last_sign_in_at,
+            u.c.created_at,
+        )
+        .where(u.c.system.is_(False))
+        .order_by(u.c.active.desc(), u.c.full_name, u.c.username)
+    )
+    return [
+        UserRow(
+            id=r.id,
+            username=r.username,
+            full_name=r.full_name,
+            title=r.title or "",
+            roles=frozenset(Role(x) for x in str(r.roles).split(",") if x),
+            active=bool(r.active),
+            must_change_password=bool(r.must_change_password),
+            last_sign_in_at=r.last_sign_in_at,
+            created_at=r.created_at,
+        )
+        for r in rows
+    ]
+
+
+def user_is_active(conn: Connection, user_id: int) -> bool:
+    u = schema.app_user
+    return bool(conn.execute(select(u.c.active).where(u.c.id == user_id)).scalar_one_or_none())

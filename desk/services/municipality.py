@@ -1,0 +1,384 @@
+"""Administration → Municipality: what the documents print (name, letterhead, address, who signs,
+logo and signature) and the municipality's settings, read and changed by an administrator.
+
+The rules are in desk/domain/municipality.py; the cashiering settings are checked by
+desk.services.cashiering (one place), the vacate period by desk.domain.licensing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+from desk.clock import Clock
+from desk.domain import licensing as licensing_rules
+from desk.domain import municipality as rules
+from desk.domain.cashiering import SETTING_KEYS as CASHIERING_KEYS
+from desk.domain.cashiering import CashieringSettings, parse_settings, shipped_ledger
+from desk.domain.model import Actor, Municipality
+from desk.domain.municipality import ImageKind, LetterheadVersion, MunicipalityImage
+from desk.domain.permissions import Permission, require
+from desk.domain.reports import DEFAULT_HIGH_VALUE, HIGH_VALUE_SETTING
+from desk.errors import NotFound, ValidationError
+from desk.services import cashiering
+from desk.services.fees import FEE_DATE_SETTING
+from desk.services.uow import UnitOfWork
+
+REPORTS_KEY = "reports"  # settings["reports"]: read by db.report_queries.heading
+SETTING_FIELDS = (*CASHIERING_KEYS, "vacate_days", "fee_schedule_date", "c404_high_value")
+FIELDS = (
+    *rules.PRINTED_TEXT_FIELDS,
+    "logo",  # bytes of a new image, or None to print none
+    "signature",
+    *SETTING_FIELDS,
+)
+
+
+@dataclass(frozen=True)
+class StoredImage:
+    id: int
+    kind: ImageKind
+    media_type: str
+    content: bytes
+    added_at: datetime
+
+    @property
+    def size_text(self) -> str:
+        return f"{len(self.content):,} bytes"
+
+
+@dataclass(frozen=True)
+class MunicipalitySettings:
+    """Everything the Municipality screen shows. The cashiering values are the effective ones
+    (the shipped file overlaid with the municipality's own), as text; the flag as a bool."""
+
+    municipality_id: int
+    key: str
+    name: str
+    letterhead: tuple[str, ...]
+    address: str
+    inspector_name: str
+    inspector_title: str
+    treasurer_name: str
+    logo: StoredImage | None
+    signature: StoredImage | None
+    cashiering: tuple[tuple[str, str | bool], ...]
+    vacate_days: int
+    fee_schedule_date: str
+    c404_high_value: Decimal
+    versions: int  # letterhead versions so far
+    version_from: datetime | None  # when the one in force began
+
+    def value(self, field: str) -> Any:
+        """A field's value as update_municipality takes it."""
+        if field in CASHIERING_KEYS:
+            return dict(self.cashiering)[field]
+        if field == "letterhead":
+            return list(self.letterhead)
+        return getattr(self, field)
+
+
+def _municipality(uow: UnitOfWork, municipality_id: int, *, lock: bool = False) -> Municipality:
+    get = uow.municipalities.get_for_update if lock else uow.municipalities.get
+    muni = get(municipality_id)
+    if muni is None:
+        raise NotFound(f"municipality #{municipality_id} does not exist")
+    return muni
+
+
+def _image(uow: UnitOfWork, image_id: int | None) -> StoredImage | None:
+    if image_id is None:
+        return None
+    row = uow.registers.get(MunicipalityImage, image_id)
+    if row is None:
+        return None
+    assert row.id is not None
+    return StoredImage(
+        row.id, ImageKind(row.kind), row.media_type, bytes(row.content), row.added_at
+    )
+
+
+def _cashiering_raw(muni: Municipality) -> dict[str, object]:
+    try:
+        raw: dict[str, object] = dict(shipped_ledger(muni.key).settings)
+    except ValueError:
+        raw = {}
+    own = muni.settings.get("cashiering") if isinstance(muni.settings, dict) else None
+    if isinstance(own, dict):
+        raw.update(own)
+    return raw
+
+
+def _cashiering_text(key: str, raw: object) -> str | bool:
+    """One cashiering setting as the screen shows it (checked by parse_settings)."""
+    value = _canonical(key, raw)
+    if isinstance(value, bool):
+        return value
+    if key in ("withdrawn_refund", "denied_refund"):
+        return str(value.text)
+    if isinstance(value, Decimal):
+        return f"{value:.2f}"
+    return "" if value is None else str(value)
+
+
+def _canonical(key: str, raw: object) -> Any:
+    """The meaning of one cashiering setting, for telling a real change from retyping."""
+    try:
+        parsed: CashieringSettings = parse_settings({key: raw})
+    except ValidationError as e:
+        raise ValidationError(rules.LABELS.get(e.field, e.field), e.message) from None
+    return {
+        "fees_due_section": parsed.fees_due_section,
+        "no_refund_once_issued": parsed.rules.no_refund_once_issued,
+        "plumbing_clerical": parsed.rules.plumbing_clerical,
+        "withdrawn_refund": parsed.rules.withdrawn,
+        "denied_refund": parsed.rules.denied,
+        "nsf_charge": parsed.nsf_charge,
+        "admin_cost_account": parsed.admin_cost_account,
+    }[key]
+
+
+def _c404_threshold(muni: Municipality) -> Decimal:
+    section = muni.settings.get(REPORTS_KEY) if isinstance(muni.settings, dict) else None
+    raw = section.get(HIGH_VALUE_SETTING) if isinstance(section, dict) else None
+    try:
+        return rules.check_c404_threshold(raw) if raw not in (None, "") else DEFAULT_HIGH_VALUE
+    except ValidationError:
+        return DEFAULT_HIGH_VALUE  # as db.report_queries.c404_report reads a bad value
+
+
+def _fee_date(muni: Municipality) -> str:
+    return "issue" if muni.settings.get(FEE_DATE_SETTING) == "issue" else "application"
+
+
+def _versions(uow: UnitOfWork, municipality_id: int) -> list[LetterheadVersion]:
+    return uow.registers.find(LetterheadVersion, municipality_id=municipality_id)
+
+
+def municipality_settings(uow: UnitOfWork, municipality_id: int) -> MunicipalitySettings:
+    with uow:
+        muni = _municipality(uow, municipality_id)
+        assert muni.id is not None
+        raw = _cashiering_raw(muni)
+        versions = _versions(uow, municipality_id)
+        return MunicipalitySettings(
+            municipality_id=muni.id,
+            key=muni.key,
+            name=muni.name,
+            letterhead=tuple(muni.letterhead or ()),
+            address=muni.address or "",
+            inspector_name=muni.inspector_name or "",
+            inspector_title=muni.inspector_title or "",
+            treasurer_name=muni.treasurer_name or "",
+            logo=_image(uow, muni.logo_image_id),
+            signature=_image(uow, muni.signature_image_id),
+            cashiering=tuple(
+                (k, _cashiering_text(k, raw.get(k, _default_raw(k)))) for k in CASHIERING_KEYS
+            ),
+            vacate_days=licensing_rules.vacate_period(muni.settings),
+            fee_schedule_date=_fee_date(muni),
+            c404_high_value=_c404_threshold(muni),
+            versions=len(versions),
+            version_from=max((v.effective_at for v in versions), default=None),
+        )
+
+
+def _new_version(uow: UnitOfWork, muni: Municipality, at: datetime) -> None:
+    uow.registers.add(rules.version_of(muni, at))
+
+
+def update_municipality(
+    uow: UnitOfWork, clock: Clock, actor: Actor, municipality_id: int, changes: dict[str, Any]
+) -> tuple[str, ...]:
+    """Change the fields given; only those whose value really changes are written (so the
+    audit row shows exactly what changed). A change to a printed field starts a new letterhead
+    version from now on. Returns the fields changed."""
+    require(actor, Permission.MANAGE_MUNICIPALITY)
+    unknown = sorted(set(changes) - set(FIELDS))
+    if unknown:
+        raise ValidationError(unknown[0], "is not a municipality setting")
+    images = {k: changes[k] for k in ImageKind if k.value in changes}
+    for kind, content in images.items():
+        if content is not None:
+            rules.image_media_type(kind, content)  # refused before anything is written
+    with uow:
+        uow.act_as(actor.user_id, clock.now())
+        # The rule is checked after the lock: a second administrator saving at the same time
+        # waits and then compares against the first one's values.
+        muni = _municipality(uow, municipality_id, lock=True)
+        changed: list[str] = []
+        for key in rules.PRINTED_FIELDS:
+            if key not in changes:
+                continue
+            value = rules.check_printed(key, changes[key])
+            if value != getattr(muni, key):
+                setattr(muni, key, value)
+                changed.append(key)
+        for kind, content in images.items():
+            if content is not None:
+                _add_image(uow, clock, actor, muni, kind, content)
+                changed.append(kind.column)
+            elif getattr(muni, kind.column) is not None:
+                setattr(muni, kind.column, None)
+                changed.append(kind.column)
+        cash = _cashiering_changes(muni, changes)
+        if cash:
+            try:
+                cashiering.apply_cashiering_settings(uow, muni, cash)
+            except ValidationError as e:
+                raise ValidationError(rules.LABELS.get(e.field, e.field), e.message) from None
+            changed.extend(cash)
+        settings = dict(muni.settings)
+        if "vacate_days" in changes:
+            days = _vacate_days(changes["vacate_days"])
+            if days != licensing_rules.vacate_period(settings):
+                section = dict(settings.get(licensing_rules.SETTINGS_KEY) or {})
+                section[licensing_rules.VACATE_SETTING] = days
+                settings[licensing_rules.SETTINGS_KEY] = section
+                changed.append("vacate_days")
+        if "fee_schedule_date" in changes:
+            when = rules.check_fee_schedule_date(changes["fee_schedule_date"])
+            if when != _fee_date(muni):
+                settings[FEE_DATE_SETTING] = when
+                changed.append("fee_schedule_date")
+        if "c404_high_value" in changes:
+            threshold = rules.check_c404_threshold(changes["c404_high_value"])
+            if threshold != _c404_threshold(muni):
+                section = dict(settings.get(REPORTS_KEY) or {})
+                section[HIGH_VALUE_SETTING] = str(threshold)  # Heading.settings are text
+                settings[REPORTS_KEY] = section
+                changed.append("c404_high_value")
+        if settings != muni.settings:
+            muni.settings = settings
+        if any(k in rules.PRINTED_FIELDS for k in changed):
+            _new_version(uow, muni, clock.now())
+        if changed:
+            uow.commit()
+        return tuple(changed)
+
+
+def _vacate_days(value: Any) -> int:
+    label = rules.LABELS["vacate_days"]
+    try:
+        days = int(str(value).strip())
+    except ValueError:
+        raise ValidationError(label, f"'{value}' is not a number of days") from None
+    try:
+        return licensing_rules.check_vacate_period(days)
+    except ValidationError as e:
+        raise ValidationError(label, e.message) from None
+
+
+def _cashiering_changes(muni: Municipality, changes: dict[str, Any]) -> dict[str, object]:
+    """The cashiering settings that really change, in the form the profile stores them."""
+    raw = _cashiering_raw(muni)
+    out: dict[str, object] = {}
+    for key in CASHIERING_KEYS:
+        if key not in changes:
+            continue
+        new = _canonical(key, changes[key])  # checks it, naming the field
+        if new != _canonical(key, raw.get(key, _default_raw(key))):
+            out[key] = _cashiering_text(key, changes[key])
+    return out
+
+
+_DEFAULT_RAW: dict[str, object] = {
+    "no_refund_once_issued": False,
+    "withdrawn_refund": "full",
+    "denied_refund": "full",
+    "nsf_charge": "0",
+}
+
+
+def _default_raw(key: str) -> object:
+    """A cashiering setting neither the shipped file nor the profile sets (parse_settings)."""
+    return _DEFAULT_RAW.get(key, "")
+
+
+# --- the logo and the signature ------------------------------------------------------------------
+
+
+def _add_image(
+    uow: UnitOfWork, clock: Clock, actor: Actor, muni: Municipality, kind: ImageKind, content: bytes
+) -> int:
+    """A new image row (never an old one changed) that the municipality prints from now on."""
+    assert muni.id is not None
+    image = MunicipalityImage(
+        municipality_id=muni.id,
+        kind=kind.value,
+        media_type=rules.image_media_type(kind, content),
+        content=bytes(content),
+        added_at=clock.now(),
+        added_by_id=actor.user_id,
+    )
+    uow.registers.add(image)
+    uow.flush()
+    assert image.id is not None
+    setattr(muni, kind.column, image.id)
+    return image.id
+
+
+def store_image(
+    uow: UnitOfWork,
+    clock: Clock,
+    actor: Actor,
+    municipality_id: int,
+    kind: ImageKind | str,
+    content: bytes,
+) -> int:
+    """Keep a new logo or signature (PNG or JPEG, at most 1 MB) and print it from now on (a new
+    letterhead version). Earlier images stay: documents printed with them reprint with them.
+    The image's own first bytes decide its type, never a file name: a renamed file lies."""
+    which = ImageKind(kind)
+    update_municipality(uow, clock, actor, municipality_id, {which.value: content})
+    with uow:
+        image_id = getattr(_municipality(uow, municipality_id), which.column)
+    assert isinstance(image_id, int)
+    return image_id
+
+
+def remove_image(
+    uow: UnitOfWork, clock: Clock, actor: Actor, municipality_id: int, kind: ImageKind | str
+) -> bool:
+    """Print no logo (signature) from now on; the image stays for the documents that had it.
+    False when there was none."""
+    which = ImageKind(kind)
+    return bool(update_municipality(uow, clock, actor, municipality_id, {which.value: None}))
+
+
+@dataclass(frozen=True)
+class PrintedVersion:
+    """One letterhead version, read (a plain copy: it crosses threads)."""
+
+    id: int
+    effective_at: datetime
+    name: str
+    letterhead: tuple[str, ...]
+    address: str
+    inspector_name: str
+    inspector_title: str
+    treasurer_name: str
+    logo_image_id: int | None
+    signature_image_id: int | None
+
+
+def letterhead_versions(uow: UnitOfWork, municipality_id: int) -> list[PrintedVersion]:
+    """Every version, oldest first."""
+    with uow:
+        return [
+            PrintedVersion(
+                id=v.id or 0,
+                effective_at=v.effective_at,
+                name=v.name,
+                letterhead=tuple(v.letterhead or ()),
+                address=v.address,
+                inspector_name=v.inspector_name,
+                inspector_title=v.inspector_title,
+                treasurer_name=v.treasurer_name,
+                logo_image_id=v.logo_image_id,
+                signature_image_id=v.signature_image_id,
+            )
+            for v in _versions(uow, municipality_id)
+        ]

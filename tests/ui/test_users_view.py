@@ -1,0 +1,136 @@
+"""Administration → Users and File → Change my password, on the sample register."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtWidgets import QDialog
+from pytestqt.qtbot import QtBot
+
+from desk.domain.enums import Role
+from desk.services import users
+from tests.ui.sample import PASSWORD, Sample
+from ui import dialogs
+from ui.main_window import MainWindow
+from ui.views.users import SECTION_TITLE, PasswordDialog, UserDialog, UsersView
+
+
+@pytest.fixture
+def view(main_window: MainWindow) -> UsersView:
+    main_window.show_section(SECTION_TITLE)
+    assert main_window.users_view is not None
+    return main_window.users_view
+
+
+def test_the_users_list_is_a_sound_model_with_each_users_roles_and_state(
+    qtmodeltester: object, view: UsersView
+) -> None:
+    qtmodeltester.check(view.model)  # type: ignore[attr-defined]
+    rows = {line.cells[1]: line.cells for line in view.presenter.rows}
+    assert rows["admin"][3:5] == ("Administrator", "Active")
+    assert rows["carol"][3:5] == ("Clerk", "Must change password")
+    assert users.COMMAND_LINE not in rows
+
+
+def test_an_administrator_cannot_disable_herself_and_the_button_says_why(
+    view: UsersView,
+) -> None:
+    view.select_user("admin")
+    assert not view.toggle_button.isEnabled()
+    assert view.toggle_button.toolTip() == "You cannot disable your own account."
+    view.select_user("carol")
+    assert view.toggle_button.isEnabled() and view.toggle_button.text() == "&Disable"
+
+
+def test_a_duplicate_user_name_is_shown_on_the_field_and_nothing_is_added(
+    qtbot: QtBot, view: UsersView, sample: Sample
+) -> None:
+    dialog = view.add_user()
+    qtbot.keyClicks(dialog.username_edit, "carol")
+    qtbot.keyClicks(dialog.full_name_edit, "Another Carol")
+    dialog.role_boxes[Role.CLERK].setChecked(True)
+    qtbot.keyClicks(dialog.password_edit, "fresh-start-9")
+    qtbot.keyClicks(dialog.password_again_edit, "fresh-start-9")
+    dialog.save_button.click()
+    assert dialog.isVisible()
+    assert dialog.error_label.text() == "User name: 'carol' is already taken"
+    assert dialog.focusWidget() is dialog.username_edit or not dialog.isActiveWindow()
+    dialog.password_again_edit.setText("fresh-start-8")
+    dialog.save_button.click()
+    assert dialog.error_label.text() == "Password (again): the two passwords differ"
+    dialog.reject()
+    assert len(view.presenter.rows) == 2
+
+
+def test_changing_roles_and_title_and_resetting_a_password(
+    qtbot: QtBot, view: UsersView, sample: Sample, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    view.select_user("carol")
+    dialog = view.edit_user()
+    assert isinstance(dialog, UserDialog)
+    assert dialog.username_edit.isReadOnly()
+    dialog.title_edit.setText("Deputy Clerk")
+    dialog.role_boxes[Role.TREASURER].setChecked(True)
+    dialog.save_button.click()
+    assert dialog.result() == QDialog.DialogCode.Accepted
+    row = {line.cells[1]: line.cells for line in view.presenter.rows}["carol"]
+    assert row[2:4] == ("Deputy Clerk", "Clerk, Treasurer")
+
+    reset = view.reset_password()
+    assert isinstance(reset, PasswordDialog)
+    reset.password_edit.setText("carol")
+    reset.password_again_edit.setText("carol")
+    reset.save_button.click()
+    assert reset.error_label.text() == "Password: use at least 8 characters"
+    reset.password_edit.setText("told-at-desk-5")
+    reset.password_again_edit.setText("told-at-desk-5")
+    reset.save_button.click()
+    assert reset.result() == QDialog.DialogCode.Accepted
+    signed = users.sign_in(sample.database.uow(), sample.clock, "carol", "told-at-desk-5")
+    assert signed.must_change_password
+    assert signed.actor.roles == frozenset({Role.CLERK, Role.TREASURER})
+
+
+def test_file_change_my_password_asks_the_current_one(
+    main_window: MainWindow, sample: Sample
+) -> None:
+    dialog = main_window.change_my_password()
+    assert isinstance(dialog, PasswordDialog)
+    dialog.current_edit.setText("not-mine-at-all")
+    dialog.password_edit.setText("my-new-phrase-1")
+    dialog.password_again_edit.setText("my-new-phrase-1")
+    dialog.save_button.click()
+    assert dialog.error_label.text() == "Current password: this is not your current password"
+    dialog.current_edit.setText(PASSWORD)
+    dialog.save_button.click()
+    assert dialog.result() == QDialog.DialogCode.Accepted
+    assert users.sign_in(sample.database.uow(), sample.clock, "admin", "my-new-phrase-1")
+
+
+def test_a_clerk_has_no_users_section(qtbot: QtBot, sample: Sample) -> None:
+    from ui.app import make_session
+
+    window = MainWindow(
+        sample.database,
+        make_session(sample.database, sample.clerk),
+        remember_geometry=False,
+        clock=sample.clock,
+    )
+    qtbot.addWidget(window)
+    assert SECTION_TITLE not in window.section_titles()
+    assert window.users_view is None
+    assert window.password_action.text() == "Change my &password…"
+
+
+def test_disabling_is_asked_first_and_no_is_no(
+    view: UsersView, sample: Sample, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    view.select_user("carol")
+    monkeypatch.setattr(dialogs, "ask", lambda *_a, **_k: False)
+    view.toggle_button.click()
+    assert {line.cells[1]: line.cells[4] for line in view.presenter.rows}["carol"] != "Disabled"
+    monkeypatch.setattr(dialogs, "ask", lambda *_a, **_k: True)
+    view.toggle_button.click()
+    assert {line.cells[1]: line.cells[4] for line in view.presenter.rows}["carol"] == "Disabled"
+    assert view.toggle_button.text() == "&Enable"
+    view.toggle_button.click()  # enabling asks nothing
+    assert {line.cells[1]: line.cells[4] for line in view.presenter.rows}["carol"] != "Disabled"

@@ -1,0 +1,253 @@
+"""Administration → Municipality, without Qt: the form's values as typed, what changed since the
+last load (the dirty flag), the error to show and the field it names. The service checks again
+and is the gate; the form only turns text into the values it takes (money to Decimal)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from desk.clock import Clock
+from desk.domain.model import Actor
+from desk.domain.municipality import LABELS, PRINTED_TEXT_FIELDS, ImageKind, image_media_type
+from desk.errors import DeskError, ValidationError
+from desk.money import parse_money
+from desk.services import municipality as svc
+from desk.services.uow import UnitOfWork
+
+# The text fields of the form, in the order of the screen (tab order follows it).
+TEXT_FIELDS = (
+    *PRINTED_TEXT_FIELDS,
+    "fees_due_section",
+    "plumbing_clerical",
+    "withdrawn_refund",
+    "denied_refund",
+    "nsf_charge",
+    "admin_cost_account",
+    "vacate_days",
+    "c404_high_value",
+)
+FLAG_FIELDS = ("no_refund_once_issued",)
+CHOICE_FIELDS = ("fee_schedule_date",)
+IMAGE_FIELDS = ("logo", "signature")
+FIELD_ORDER = (
+    "name",
+    "letterhead",
+    "address",
+    "inspector_name",
+    "inspector_title",
+    "signature",
+    "treasurer_name",
+    "logo",
+    "fees_due_section",
+    "no_refund_once_issued",
+    "plumbing_clerical",
+    "withdrawn_refund",
+    "denied_refund",
+    "nsf_charge",
+    "admin_cost_account",
+    "vacate_days",
+    "fee_schedule_date",
+    "c404_high_value",
+)
+MONEY_FIELDS = ("plumbing_clerical", "nsf_charge")
+FEE_DATES = (("application", "The application date"), ("issue", "The issue date"))
+
+# What each setting does, and where the rule comes from (shown under the field).
+HELP = {
+    "fees_due_section": "Cited when a permit cannot be issued before its fees are paid "
+    "(Glendale 15.1.21).",
+    "no_refund_once_issued": "No fees are refunded once the permit is issued (Glendale 15.1.21 "
+    "NOTE, 15.1.56(a)(5), 15.1.80(a)(5)).",
+    "plumbing_clerical": "Kept for clerical expense when a plumbing permit is voided at the "
+    "plumber's request before any inspection (15.1.42). Empty: no such rule.",
+    "withdrawn_refund": "An application withdrawn before issuance: full, none, or less N "
+    "(N dollars kept). The ordinances say nothing; full unless the Council decides.",
+    "denied_refund": "An application denied before issuance: full, none, or less N.",
+    "nsf_charge": "Added to the permit when a check comes back unpaid; 0.00 for none. Neither "
+    "ordinance sets one; the Council may.",
+    "admin_cost_account": "A GL account number books each fee's administrative cost (the 40% "
+    "of 15.1.21) apart; empty books it with its fee.",
+    "vacate_days": "Days a condemned dwelling has to be vacated (Hudson ch. 140 C: 60).",
+    "fee_schedule_date": "The date that picks the fee schedule version a permit is priced with.",
+    "c404_high_value": "Census Form C-404 lists each new-housing permit valued at or above "
+    "this on its own line (whole dollars).",
+}
+REPRINT_NOTE = (
+    "Documents print the name, letterhead, address, people, logo and signature in force on "
+    "their date: a change here applies from now on, and documents printed earlier reprint as "
+    "they were issued."
+)
+IMAGE_NOTE = "PNG or JPEG, at most 1 MB."
+
+_BY_LABEL = {label: key for key, label in LABELS.items()} | {
+    ImageKind.LOGO.label: "logo",
+    ImageKind.SIGNATURE.label: "signature",
+}
+
+
+@dataclass(frozen=True)
+class PendingImage:
+    """An image chosen but not saved yet (None content: the image is to be removed)."""
+
+    content: bytes | None
+    file_name: str = ""
+
+
+def _form_of(s: svc.MunicipalitySettings) -> dict[str, Any]:
+    form: dict[str, Any] = {
+        "name": s.name,
+        "letterhead": "\n".join(s.letterhead),
+        "address": s.address,
+        "inspector_name": s.inspector_name,
+        "inspector_title": s.inspector_title,
+        "treasurer_name": s.treasurer_name,
+        "vacate_days": str(s.vacate_days),
+        "fee_schedule_date": s.fee_schedule_date,
+        "c404_high_value": f"{s.c404_high_value:,.0f}",
+    }
+    for key, value in s.cashiering:
+        form[key] = value if isinstance(value, bool) else str(value)
+    return form
+
+
+class MunicipalityPresenter:
+    def __init__(
+        self,
+        uow: Callable[[], UnitOfWork],
+        clock: Clock,
+        actor: Actor,
+        municipality_id: int,
+    ) -> None:
+        self.uow, self.clock, self.actor = uow, clock, actor
+        self.municipality_id = municipality_id
+        self.settings: svc.MunicipalitySettings | None = None
+        self.saved_form: dict[str, Any] = {}
+        self.form: dict[str, Any] = {}
+        self.images: dict[str, PendingImage] = {}
+        self.error = ""
+        self.error_field = ""  # a key of FIELD_ORDER
+        self.message = ""
+
+    # --- state -----------------------------------------------------------------------------
+
+    def load(self) -> None:
+        self.settings = svc.municipality_settings(self.uow(), self.municipality_id)
+        self.saved_form = _form_of(self.settings)
+        self.form = dict(self.saved_form)
+        self.images = {}
+        self.error = self.error_field = ""
+
+    @property
+    def dirty(self) -> bool:
+        return bool(self.images) or self.form != self.saved_form
+
+    def set(self, key: str, value: Any) -> None:
+        self.form[key] = value
+
+    def revert(self) -> None:
+        self.form = dict(self.saved_form)
+        self.images = {}
+        self.error = self.error_field = self.message = ""
+
+    def choose_image(self, kind: str, content: bytes, file_name: str = "") -> bool:
+        """Take a chosen file for the logo or signature (saved with the form); False with the
+        error set when it is not an image the documents can print."""
+        which = ImageKind(kind)
+        try:
+            image_media_type(which, content)
+        except ValidationError as e:
+            self._fail(e)
+            return False
+        self.images[which.value] = PendingImage(content, file_name)
+        self.error = self.error_field = ""
+        return True
+
+    def remove_image(self, kind: str) -> None:
+        which = ImageKind(kind)
+        if self.stored_image(which.value) is None:
+            self.images.pop(which.value, None)
+        else:
+            self.images[which.value] = PendingImage(None)
+
+    def stored_image(self, kind: str) -> svc.StoredImage | None:
+        if self.settings is None:
+            return None
+        return self.settings.logo if kind == "logo" else self.settings.signature
+
+    def shown_image(self, kind: str) -> bytes | None:
+        """The image the preview shows: the one chosen, else the one stored."""
+        if kind in self.images:
+            return self.images[kind].content
+        stored = self.stored_image(kind)
+        return stored.content if stored is not None else None
+
+    def image_text(self, kind: str) -> str:
+        if kind in self.images:
+            pending = self.images[kind]
+            if pending.content is None:
+                return "Removed when you save: documents from then on print none."
+            name = f"{pending.file_name}, " if pending.file_name else ""
+            return f"{name}{len(pending.content):,} bytes: printed from when you save."
+        stored = self.stored_image(kind)
+        if stored is None:
+            return "None: documents print without it."
+        return f"{stored.media_type.split('/')[-1].upper()} image, {stored.size_text}."
+
+    @property
+    def version_text(self) -> str:
+        s = self.settings
+        if s is None or s.version_from is None:
+            return ""
+        if s.versions <= 1:
+            return "Documents print with the municipality as first set up."
+        return (
+            f"{s.versions} letterhead versions; the one in force began {s.version_from:%m/%d/%Y}."
+        )
+
+    # --- saving ----------------------------------------------------------------------------
+
+    def changes(self) -> dict[str, Any]:
+        """The fields that differ from what was loaded, as the service takes them; money is
+        parsed here (a ValidationError names the field)."""
+        out: dict[str, Any] = {}
+        for key, value in self.form.items():
+            if value == self.saved_form.get(key):
+                continue
+            if key == "letterhead":
+                out[key] = str(value).splitlines()
+            elif key in MONEY_FIELDS:
+                text = str(value).strip()
+                if key == "plumbing_clerical" and not text:
+                    out[key] = ""  # no such rule
+                else:
+                    out[key] = str(parse_money(text, LABELS[key]))
+            elif key == "c404_high_value":
+                out[key] = str(parse_money(str(value), LABELS[key]))
+            else:
+                out[key] = value
+        for kind, pending in self.images.items():
+            out[kind] = pending.content
+        return out
+
+    def save(self) -> bool:
+        """Save the changes; False with `error` and `error_field` set when refused."""
+        self.message = ""
+        try:
+            changed = svc.update_municipality(
+                self.uow(), self.clock, self.actor, self.municipality_id, self.changes()
+            )
+        except ValidationError as e:
+            self._fail(e)
+            return False
+        except DeskError as e:
+            self.error, self.error_field = str(e), ""
+            return False
+        self.load()
+        self.message = "Saved." if changed else "Nothing had changed."
+        return True
+
+    def _fail(self, e: ValidationError) -> None:
+        self.error = str(e)
+        self.error_field = _BY_LABEL.get(e.field, e.field if e.field in FIELD_ORDER else "")

@@ -1,0 +1,368 @@
+"""Administration → Municipality: the name, letterhead and address the documents print, who
+signs them (with the signature image), the logo, and the municipality's settings. Administrators
+only (the service checks again). Save (Ctrl+S) writes only what changed; Revert forgets the
+edits; leaving with unsaved changes asks first."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence, QPixmap
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from db.database import Database
+from desk.clock import Clock
+from desk.domain.municipality import LABELS, MAX_IMAGE_BYTES, ImageKind
+from desk.errors import DeskError
+from ui import dialogs
+from ui.presenters.municipality import (
+    FEE_DATES,
+    HELP,
+    IMAGE_NOTE,
+    REPRINT_NOTE,
+    TEXT_FIELDS,
+    MunicipalityPresenter,
+)
+from ui.presenters.session import Session
+from ui.views.common import note_label, section_title
+
+SECTION_TITLE = "Municipality"
+PREVIEW = {"logo": (220, 90), "signature": (220, 60)}
+IMAGE_LABELS = {"signature": "Inspector's signature", "logo": "Logo"}
+IMAGE_FILTER = "Images (*.png *.jpg *.jpeg);;All files (*)"
+
+
+class MunicipalityView(QWidget):
+    def __init__(
+        self, database: Database, session: Session, clock: Clock, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("municipalityView")
+        self.presenter = MunicipalityPresenter(
+            database.uow, clock, session.actor, session.municipality_id
+        )
+        self.loaded = False
+        self._filling = False
+        self.fields: dict[str, QWidget] = {}
+        self.previews: dict[str, QLabel] = {}
+        self.image_texts: dict[str, QLabel] = {}
+        self.remove_buttons: dict[str, QPushButton] = {}
+
+        heading = QLabel(SECTION_TITLE, self)
+        heading.setObjectName("viewHeading")
+        self.reprint_note = note_label(self)
+        self.reprint_note.setText(REPRINT_NOTE)
+
+        # One form per column, the groups' titles spanning it: the labels line up.
+        left = self._form()
+        left.addRow(section_title("Identity"))
+        self._line(left, "name")
+        letterhead = self._text_box("letterhead", 4)
+        letterhead.setPlaceholderText("One line each; the first is printed bold")
+        left.addRow(self._label("letterhead", letterhead), letterhead)
+        address = self._text_box("address", 3)
+        address.setPlaceholderText("Street\nCity, state and ZIP")
+        left.addRow(self._label("address", address), address)
+        left.addRow(self._gap())
+        left.addRow(section_title("People who sign"))
+        self._line(left, "inspector_name")
+        self._line(left, "inspector_title")
+        left.addRow(self._label("signature"), self._image_row("signature"))
+        self._line(left, "treasurer_name")
+        left.addRow(self._gap())
+        left.addRow(section_title("Logo"))
+        left.addRow(self._label("logo"), self._image_row("logo"))
+
+        right = self._form()
+        right.addRow(section_title("Settings"))
+        self._line(right, "fees_due_section", "e.g. 15.1.21")
+        flag = QCheckBox("In force", self)
+        flag.setObjectName("no_refund_once_issued")
+        flag.toggled.connect(lambda on: self._edited("no_refund_once_issued", on))
+        self.fields["no_refund_once_issued"] = flag
+        right.addRow(
+            self._label("no_refund_once_issued"), self._with_help(flag, "no_refund_once_issued")
+        )
+        self._line(right, "plumbing_clerical", "e.g. 10.00; empty: no such rule")
+        self._line(right, "withdrawn_refund", "full, none or less N")
+        self._line(right, "denied_refund", "full, none or less N")
+        self._line(right, "nsf_charge", "0.00")
+        self._line(right, "admin_cost_account", "empty, or e.g. 100-44390")
+        self._line(right, "vacate_days", "days")
+        combo = QComboBox(self)
+        combo.setObjectName("fee_schedule_date")
+        for value, text in FEE_DATES:
+            combo.addItem(text, value)
+        combo.currentIndexChanged.connect(
+            lambda _i: self._edited("fee_schedule_date", combo.currentData())
+        )
+        self.fields["fee_schedule_date"] = combo
+        right.addRow(
+            self._label("fee_schedule_date", combo), self._with_help(combo, "fee_schedule_date")
+        )
+        self._line(right, "c404_high_value", "whole dollars")
+
+        columns = QHBoxLayout()
+        columns.setSpacing(32)
+        for form in (left, right):
+            column = QVBoxLayout()  # the shorter column's rows stay together at the top
+            column.addLayout(form)
+            column.addStretch(1)
+            columns.addLayout(column, 1)
+
+        self.error_label = QLabel(self)
+        self.error_label.setObjectName("errorText")
+        self.error_label.setWordWrap(True)
+        self.status_label = note_label(self)
+        self.save_button = QPushButton("&Save", self)
+        self.save_button.setObjectName("saveMunicipality")
+        self.save_button.setDefault(True)
+        self.save_button.clicked.connect(self.save)
+        self.revert_button = QPushButton("&Revert", self)
+        self.revert_button.setObjectName("revertMunicipality")
+        self.revert_button.clicked.connect(self.revert)
+        # Save and Revert beside the heading: in sight however far the form is scrolled.
+        top = QHBoxLayout()
+        top.addWidget(heading)
+        top.addStretch(1)
+        top.addWidget(self.revert_button)
+        top.addWidget(self.save_button)
+
+        self.save_action = QAction("Save", self)
+        self.save_action.setShortcut(QKeySequence.StandardKey.Save)
+        self.save_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.save_action.triggered.connect(self.save)
+        self.addAction(self.save_action)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(24, 18, 24, 18)
+        layout.addLayout(top)
+        layout.addWidget(self.reprint_note)
+        layout.addWidget(self.status_label)
+        layout.addWidget(self.error_label)
+        layout.addSpacing(8)
+        layout.addLayout(columns)
+        layout.addStretch(1)
+        self._update_buttons()
+
+    # --- building ------------------------------------------------------------------------
+
+    def _form(self) -> QFormLayout:
+        form = QFormLayout()
+        form.setLabelAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
+        form.setVerticalSpacing(8)
+        form.setHorizontalSpacing(14)
+        return form
+
+    def _gap(self) -> QWidget:
+        gap = QWidget(self)
+        gap.setFixedHeight(10)
+        return gap
+
+    def _label(self, key: str, buddy: QWidget | None = None) -> QLabel:
+        label = QLabel(IMAGE_LABELS.get(key) or LABELS[key], self)
+        label.setObjectName("fieldLabel")
+        if buddy is not None:
+            label.setBuddy(buddy)
+        return label
+
+    def _with_help(self, widget: QWidget, key: str) -> QWidget:
+        if key not in HELP:
+            return widget
+        box = QWidget(self)
+        box.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        layout = QVBoxLayout(box)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        if isinstance(widget, QLineEdit):
+            layout.addWidget(widget)
+        else:
+            layout.addWidget(widget, 0, Qt.AlignmentFlag.AlignLeft)  # a check box, a combo
+        hint = note_label(box)
+        hint.setText(HELP[key])
+        layout.addWidget(hint)
+        return box
+
+    def _line(self, form: QFormLayout, key: str, placeholder: str = "") -> QLineEdit:
+        edit = QLineEdit(self)
+        edit.setObjectName(key)
+        edit.setPlaceholderText(placeholder)
+        edit.textEdited.connect(lambda text: self._edited(key, text))
+        self.fields[key] = edit
+        form.addRow(self._label(key, edit), self._with_help(edit, key))
+        return edit
+
+    def _text_box(self, key: str, lines: int) -> QPlainTextEdit:
+        box = QPlainTextEdit(self)
+        box.setObjectName(key)
+        box.setTabChangesFocus(True)
+        box.setFixedHeight(box.fontMetrics().lineSpacing() * lines + 14)
+        box.textChanged.connect(lambda: self._edited(key, box.toPlainText()))
+        self.fields[key] = box
+        return box
+
+    def _image_row(self, kind: str) -> QWidget:
+        box = QWidget(self)
+        grid = QGridLayout(box)
+        grid.setContentsMargins(0, 0, 0, 0)
+        preview = QLabel(box)
+        preview.setObjectName(f"{kind}Preview")
+        preview.setFixedSize(*PREVIEW[kind])
+        preview.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        preview.setStyleSheet("background: white; border: 1px solid #d8dde4;")
+        choose = QPushButton("Choose…", box)
+        choose.setObjectName(f"choose_{kind}")
+        choose.clicked.connect(lambda: self.choose_image(kind))
+        remove = QPushButton("Remove", box)
+        remove.setObjectName(f"remove_{kind}")
+        remove.clicked.connect(lambda: self.remove_image(kind))
+        text = note_label(box)
+        grid.addWidget(preview, 0, 0, 3, 1)
+        grid.addWidget(choose, 0, 1)
+        grid.addWidget(remove, 1, 1)
+        grid.addWidget(text, 3, 0, 1, 2)
+        grid.setColumnStretch(2, 1)
+        self.previews[kind] = preview
+        self.image_texts[kind] = text
+        self.remove_buttons[kind] = remove
+        self.fields[kind] = choose
+        return box
+
+    # --- showing -------------------------------------------------------------------------
+
+    def load(self) -> None:
+        try:
+            self.presenter.load()
+        except DeskError as e:
+            dialogs.warn(self, SECTION_TITLE, str(e))
+            return
+        self.loaded = True
+        self._fill()
+
+    def _fill(self) -> None:
+        p = self.presenter
+        self._filling = True
+        try:
+            for key in TEXT_FIELDS:
+                widget = self.fields[key]
+                value = str(p.form.get(key, ""))
+                if isinstance(widget, QPlainTextEdit):
+                    if widget.toPlainText() != value:
+                        widget.setPlainText(value)
+                elif isinstance(widget, QLineEdit):
+                    widget.setText(value)
+            flag = self.fields["no_refund_once_issued"]
+            assert isinstance(flag, QCheckBox)
+            flag.setChecked(bool(p.form.get("no_refund_once_issued")))
+            combo = self.fields["fee_schedule_date"]
+            assert isinstance(combo, QComboBox)
+            combo.setCurrentIndex(max(0, combo.findData(p.form.get("fee_schedule_date"))))
+        finally:
+            self._filling = False
+        for kind in ("logo", "signature"):
+            self._show_image(kind)
+        self.error_label.setText(p.error)
+        self.error_label.setVisible(bool(p.error))
+        self.status_label.setText(" ".join(x for x in (p.message, p.version_text) if x))
+        self._update_buttons()
+
+    def _show_image(self, kind: str) -> None:
+        content = self.presenter.shown_image(kind)
+        preview = self.previews[kind]
+        pixmap = QPixmap()
+        if content and pixmap.loadFromData(content):
+            preview.setPixmap(
+                pixmap.scaled(
+                    preview.size(),
+                    Qt.AspectRatioMode.KeepAspectRatio,
+                    Qt.TransformationMode.SmoothTransformation,
+                )
+            )
+        else:
+            preview.clear()
+            preview.setText("(none)")
+        self.image_texts[kind].setText(f"{self.presenter.image_text(kind)} {IMAGE_NOTE}")
+        self.remove_buttons[kind].setEnabled(content is not None)
+
+    def _update_buttons(self) -> None:
+        dirty = self.presenter.dirty
+        self.save_button.setEnabled(dirty)
+        self.revert_button.setEnabled(dirty)
+
+    def _edited(self, key: str, value: Any) -> None:
+        if self._filling:
+            return
+        self.presenter.set(key, value)
+        self._update_buttons()
+
+    # --- actions -------------------------------------------------------------------------
+
+    def save(self) -> bool:
+        if not self.presenter.dirty:
+            return True
+        ok = self.presenter.save()
+        self._fill()
+        if not ok:
+            self._focus_error()
+        return ok
+
+    def _focus_error(self) -> None:
+        widget = self.fields.get(self.presenter.error_field)
+        if widget is not None:
+            widget.setFocus(Qt.FocusReason.OtherFocusReason)
+            if isinstance(widget, QLineEdit):
+                widget.selectAll()
+
+    def revert(self) -> None:
+        self.presenter.revert()
+        self._fill()
+
+    def choose_image(self, kind: str) -> None:
+        label = ImageKind(kind).label
+        path = dialogs.choose_file(self, f"Choose the {label.lower()} (PNG or JPEG)", IMAGE_FILTER)
+        if not path:
+            return
+        try:
+            with open(path, "rb") as f:
+                content = f.read(MAX_IMAGE_BYTES + 1)  # enough to say it is too big
+        except OSError as e:
+            dialogs.warn(self, SECTION_TITLE, f"{label}: cannot read {path} ({e.strerror})")
+            return
+        if not self.presenter.choose_image(kind, content, Path(path).name):
+            self._fill()
+            self._focus_error()
+            return
+        self._fill()
+
+    def remove_image(self, kind: str) -> None:
+        self.presenter.remove_image(kind)
+        self._fill()
+
+    def confirm_leave(self) -> bool:
+        """True when the view may be left: nothing unsaved, or the user lets the edits go."""
+        if not self.presenter.dirty:
+            return True
+        if dialogs.ask(
+            self,
+            SECTION_TITLE,
+            "The municipality has changes that are not saved. Leave without saving them?",
+        ):
+            self.revert()
+            return True
+        return False
