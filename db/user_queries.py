@@ -59,6 +59,11 @@ def user_rows(conn: Connection) -> list[UserRow]:
     ]
 
 
-def user_is_active(conn: Connection, user_id: int) -> bool:
+def user_access(conn: Connection, user_id: int) -> tuple[bool, frozenset[Role]]:
+    """(active, roles) of a user now: a window compares them with what its user signed in
+    with."""
     u = schema.app_user
-    return bool(conn.execute(select(u.c.active).where(u.c.id == user_id)).scalar_one_or_none())
+    row = conn.execute(select(u.c.active, u.c.roles).where(u.c.id == user_id)).first()
+    if row is None:
+        return False, frozenset()
+    return bool(row.active), frozenset(Role(x) for x in str(row.roles).split(",") if x)

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from db.database import Database
-from db.user_queries import user_is_active
+from db.user_queries import user_access
 from desk.clock import Clock, SystemClock
 from desk.domain.permissions import Permission, allowed
 from desk.errors import DeskError, SignedOut
@@ -58,6 +58,7 @@ from ui.views.users import UsersView, change_own_password_dialog
 
 PERMITS = "Permits"
 SIGNED_OUT = SignedOut.MESSAGE
+ROLES_CHANGED = "An administrator changed your roles; sign in again to work with the new ones."
 DEADLINES = "Deadlines"
 
 
@@ -291,13 +292,19 @@ class MainWindow(QMainWindow):
 
     def still_signed_in(self) -> bool:
         """Checked on opening a section or a permit (reads), as the unit of work checks every
-        write: a user disabled meanwhile is signed out at their next action."""
+        write: a user disabled meanwhile is signed out at their next action, and so is one
+        whose roles an administrator changed (the window was built for the old ones)."""
         with self.database.read() as conn:
-            active = user_is_active(conn, self.session.actor.user_id)
+            active, roles = user_access(conn, self.session.actor.user_id)
+        reason = ""
         if not active:
-            dialogs.warn(self, "Signed out", SIGNED_OUT)
-            self.sign_out(SIGNED_OUT)
-        return active
+            reason = SIGNED_OUT
+        elif roles != self.session.actor.roles:
+            reason = ROLES_CHANGED
+        if reason:
+            dialogs.warn(self, "Signed out", reason)
+            self.sign_out(reason)
+        return not reason
 
     def sign_out(self, reason: str) -> None:
         """Close every window of this user; the app then asks who signs in (ui.app)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import multiprocessing as mp
+import time
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,10 @@ def _allocate(url: str, worker: int, out: mp.Queue, start: Any) -> None:  # type
                 else:
                     trans.commit()
                     kept.append(n)
+            # A breath between issues, as between two clerks' permits: SQLite's busy handler
+            # lets waiting writers retry only every few milliseconds, so a worker allocating
+            # back to back could otherwise finish all its numbers before the others get in.
+            time.sleep(0.002)
         out.put((worker, kept, None))
     except Exception as e:  # report to the parent instead of hanging it
         out.put((worker, kept, repr(e)))

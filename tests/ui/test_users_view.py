@@ -134,3 +134,29 @@ def test_disabling_is_asked_first_and_no_is_no(
     assert view.toggle_button.text() == "&Enable"
     view.toggle_button.click()  # enabling asks nothing
     assert {line.cells[1]: line.cells[4] for line in view.presenter.rows}["carol"] != "Disabled"
+
+
+def test_a_user_whose_roles_change_is_asked_to_sign_in_again_at_the_next_action(
+    qtbot: QtBot, sample: Sample, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ui.app import make_session
+
+    window = MainWindow(
+        sample.database,
+        make_session(sample.database, sample.clerk),
+        remember_geometry=False,
+        clock=sample.clock,
+    )
+    qtbot.addWidget(window)
+    window.show()
+    users.set_roles(
+        sample.database.uow(), sample.clock, sample.admin, sample.clerk.user_id, {Role.TREASURER}
+    )
+    warned: list[str] = []
+    monkeypatch.setattr(dialogs, "warn", lambda _p, _t, text: warned.append(text))
+    window.show_section("Deadlines")
+    assert window.sign_out_reason == (
+        "An administrator changed your roles; sign in again to work with the new ones."
+    )
+    assert warned == [window.sign_out_reason]
+    qtbot.waitUntil(lambda: not window.isVisible(), timeout=2000)
