@@ -2,22 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, inspect, text
 from sqlalchemy.exc import OperationalError
 
 from db.engine import (
     DatabaseError,
     describe,
+    is_sqlite,
     looks_remote,
     make_engine,
     read_connection,
     sqlite_file,
 )
-from db.migrate import OpenResult, upgrade
+from db.migrate import HEAD, OpenResult, _stamped_revision, known_revisions, upgrade
 from db.uow import SqlUnitOfWork
 
 
@@ -67,17 +69,34 @@ class Database:
         self.engine.dispose()
 
 
-def open_database(url: str, *, create: bool = True, migrate: bool = True) -> Database:
-    """Open (and create or upgrade) the database at `url`; DatabaseError names any problem."""
+def no_register(where: str) -> str:
+    return (
+        f"there is no Permit Desk register at {where}; "
+        "an administrator creates one with 'permitdesk db init'"
+    )
+
+
+def open_database(
+    url: str, *, create: bool = True, migrate: bool = True, upgrade_shared: bool = False
+) -> Database:
+    """Open the register at `url`; DatabaseError names any problem.
+
+    An absent or empty database (no file, a 0-byte file, no tables) becomes a new register only
+    with `create`. An SQLite file at an older revision is upgraded (after a backup); a shared
+    PostgreSQL one only with `upgrade_shared` (`permitdesk db upgrade`), never by a workstation.
+    """
     engine = make_engine(url)
     path = sqlite_file(engine)
-    if path is not None and not path.exists():
-        if not create:
-            raise DatabaseError(f"no database at {path}")
-        if not path.parent.exists():
-            path.parent.mkdir(parents=True, exist_ok=True)
+    if path is not None and not create and (not path.exists() or path.stat().st_size == 0):
+        # Checked before connecting: the connect pragmas would write to an empty file.
+        engine.dispose()
+        raise DatabaseError(no_register(str(path)))
+    if path is not None and not path.parent.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
     try:
-        opened = upgrade(engine) if migrate else OpenResult(False, None, None)
+        with _schema_lock(engine, migrate):
+            _refuse_unless_allowed(engine, create, migrate and not upgrade_shared)
+            opened = upgrade(engine) if migrate else OpenResult(False, None, None)
     except OperationalError as e:
         engine.dispose()
         raise DatabaseError(f"cannot open the database {describe(engine)}: {e.orig}") from None
@@ -87,6 +106,44 @@ def open_database(url: str, *, create: bool = True, migrate: bool = True) -> Dat
     if opened.created or opened.upgraded_from is not None:
         _analyze(engine)
     return Database(engine=engine, opened=opened)
+
+
+def _refuse_unless_allowed(engine: Engine, create: bool, refuse_shared_upgrade: bool) -> None:
+    """An empty database without `create`, or an older PostgreSQL schema a workstation would
+    otherwise upgrade behind the other workstations' backs."""
+    revision = _stamped_revision(engine)
+    if revision == HEAD:
+        return
+    if revision is None:
+        if not create and not inspect(engine).get_table_names():
+            raise DatabaseError(no_register(describe(engine)))
+        return
+    if refuse_shared_upgrade and not is_sqlite(engine) and revision in known_revisions():
+        raise DatabaseError(
+            f"the shared database {describe(engine)} is at schema revision {revision}, older "
+            f"than this Permit Desk ({HEAD}); an administrator runs 'permitdesk db upgrade' first"
+        )
+
+
+# Any fixed 64-bit number, the same in every Permit Desk: the workstations' lock on the schema.
+_SCHEMA_LOCK_KEY = 0x5045524D49545344  # "PERMITSD"
+
+
+@contextmanager
+def _schema_lock(engine: Engine, migrate: bool) -> Iterator[None]:
+    """Workstations opening a new or older PostgreSQL database together create or upgrade it
+    one at a time: the next finds it done. SQLite's BEGIN IMMEDIATE serialises already."""
+    if not migrate or is_sqlite(engine):
+        yield
+        return
+    with engine.connect() as conn:
+        conn.execute(text("SELECT pg_advisory_lock(:k)"), {"k": _SCHEMA_LOCK_KEY})
+        conn.commit()
+        try:
+            yield
+        finally:
+            conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": _SCHEMA_LOCK_KEY})
+            conn.commit()
 
 
 def _analyze(engine: Engine) -> None:

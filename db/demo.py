@@ -39,7 +39,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Dialect, func, insert, select, text
 
-from db import demo_cash, demo_inspections, schema
+from db import audit_chain, demo_cash, demo_inspections, schema
 from db.database import Database
 from db.demo_checklists import RECENT_LIMIT, RECENT_YEARS, ChecklistPlanner, Planned
 from db.numbering import set_at_least
@@ -1147,6 +1147,10 @@ class _Batch:
     rows: list[dict[str, Any]] | None = None
     sql: str = ""
     params: list[tuple[Any, ...]] | None = None
+    # Audit rows: each row's content without its id (db/audit_chain.py), made in the worker;
+    # this process gives the rows their ids and chains their hashes, in order.
+    tails: list[str] | None = None
+    id_hash_at: tuple[int, int] = (0, 0)  # where the id and the hash are in `params`
 
 
 def _batch(dialect: Dialect | None, table: Any, rows: list[dict[str, Any]]) -> _Batch:
@@ -1212,12 +1216,53 @@ def _derive_chunk(chunk: int) -> list[_Batch]:
         terms.extend(term_rows)
     terms.sort(key=itemgetter("term"))  # neighbouring keys: fewer index pages touched
     lo, hi = job.event_bounds[chunk]
-    audit = [a for e in job.events[lo:hi] for a in _audit_rows(e, job)]
+    audit = [{**a, "id": 0, "row_hash": ""} for e in job.events[lo:hi] for a in _audit_rows(e, job)]
+    audit_batch = _batch(job.dialect, schema.audit_event, audit)
+    audit_batch.tails = [audit_chain.content_tail(*[a[f] for f in _AUDIT_FIELDS]) for a in audit]
+    if audit_batch.params:
+        assert job.dialect is not None
+        _, columns = _compiled(job.dialect, schema.audit_event, tuple(audit[0]))
+        order = [key for key, _ in columns]
+        audit_batch.id_hash_at = (order.index("id"), order.index("row_hash"))
     return [
         _batch(job.dialect, schema.permit_listing, listing),
         _batch(job.dialect, schema.permit_search_term, terms),
-        _batch(job.dialect, schema.audit_event, audit),
+        audit_batch,
     ]
+
+
+_AUDIT_FIELDS = ("at", "user_id", "entity", "entity_id", "permit_id", "action", "changes")
+
+
+class _Chain:
+    """Ids and hashes for the bulk audit rows, chained onto the services' rows before them."""
+
+    def __init__(self, conn: Connection) -> None:
+        audit_chain.lock(conn)
+        self.last_id, self.previous = audit_chain.last_link(conn)
+
+    def __call__(self, batch: _Batch) -> None:
+        if batch.tails is None:
+            return
+        link, previous, row_id = audit_chain.link, self.previous, self.last_id
+        hashes = []
+        for tail in batch.tails:
+            row_id += 1
+            previous = link(previous, row_id, tail)
+            hashes.append(previous)
+        first_id = self.last_id + 1
+        if batch.params is not None:
+            at_id, at_hash = batch.id_hash_at
+            params = []
+            for i, (values, h) in enumerate(zip(batch.params, hashes, strict=True)):
+                row = list(values)
+                row[at_id], row[at_hash] = first_id + i, h
+                params.append(tuple(row))
+            batch.params = params
+        elif batch.rows:
+            for i, (r, h) in enumerate(zip(batch.rows, hashes, strict=True)):
+                r["id"], r["row_hash"] = first_id + i, h
+        self.last_id, self.previous = row_id, previous
 
 
 # The money (issue 5) is planned and made ready for the driver in a worker too, while this
@@ -1368,7 +1413,7 @@ def _build(
         )
     municipality_id = ensure_municipality(uow, clock, admin, spec.municipality)
     with uow:
-        uow.act_as(admin.user_id, clock.now())
+        uow.act_as(admin, clock.now())
         muni = uow.municipalities.get(municipality_id)
         assert muni is not None
         muni.settings = {**muni.settings, "demo": True}
@@ -1456,6 +1501,7 @@ def _build(
         _bulk_transaction(database) as conn,
     ):
         write = _Writer(conn)
+        chain = _Chain(conn)
         for part in _chunks(town.parties, CHUNK):
             write(schema.party, part)
         for part in _chunks(town.credentials, CHUNK):
@@ -1471,6 +1517,7 @@ def _build(
                 link += 1
             write(schema.permit_party, links[first_link:link])
             for batch in batches:
+                chain(batch)
                 write.batch(batch)
             if progress:
                 progress(end, total)
@@ -1516,6 +1563,7 @@ def _build(
                 "permit_order",
                 "permit_extension",
                 "permit_checklist_item",
+                "audit_event",
                 *demo_cash.TABLES,
             ):
                 conn.execute(

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 MIGRATIONS = Path(__file__).parent / "migrations"
 # The newest revision in db/migrations/versions (a test keeps them equal). Opening a database
 # that is already there needs no Alembic import, which keeps the app's start fast.
-HEAD = "0012"
+HEAD = "0013"
 
 
 def _config() -> Config:
@@ -128,6 +128,16 @@ def upgrade(engine: Engine, target: str = "head") -> OpenResult:
 def check(engine: Engine) -> list[str]:
     """Integrity and foreign-key problems, in words; empty when the database is sound."""
     problems: list[str] = []
+    try:
+        return _check(engine, problems)
+    except DBAPIError as e:
+        # A damaged file fails anywhere, even reading the revision: one line, not a traceback.
+        reason = str(getattr(e, "orig", None) or e).splitlines()[0]
+        problems.append(f"the database cannot be read to the end ({reason}); restore a backup")
+        return problems
+
+
+def _check(engine: Engine, problems: list[str]) -> list[str]:
     current = current_revision(engine)
     if current is None:
         return ["the database has no Permit Desk schema"]
@@ -178,7 +188,87 @@ def _register_checks(conn: object) -> list[str]:
     if missing:
         out.append(f"{missing} permits are missing from the search index")
     out.extend(_cashiering_checks(conn))
+    out.extend(_series_checks(conn))
+    out.extend(_audit_checks(conn))
     return out
+
+
+# Numbers "regularly numbered in the order of their issue": gapless per municipality and year.
+_SERIES = (
+    ("permit", "number", "permit", r"(\d{4})-(\d{4,})"),
+    ("payment", "receipt_number", "receipt", r"(\d{4})-(\d{4,})"),
+    ("occupancy_certificate", "number", "certificate of occupancy", r"(\d{4})-(\d{4,})"),
+    ("city_licence", "number", "City licence", r"EL-(\d{4})-(\d{4,})"),
+)
+_SHOWN = 5  # problems shown per kind; the rest are counted
+
+
+def _series_checks(conn: object) -> list[str]:
+    """Gaps and duplicates in each numbered series. Numbering may start above 1 (an office
+    that started mid-year continues its paper book), so a gap is a missing number between the
+    year's first and last."""
+    import re
+    from itertools import pairwise
+
+    from sqlalchemy import Connection
+
+    assert isinstance(conn, Connection)
+    tables = set(inspect(conn).get_table_names())
+    out: list[str] = []
+    for table, column, what, pattern in _SERIES:
+        if table not in tables:
+            continue
+        form = re.compile(pattern)
+        seen: dict[tuple[int, int], list[int]] = {}
+        odd: list[str] = []
+        for muni, number in conn.execute(
+            text(f"SELECT municipality_id, {column} FROM {table} WHERE {column} IS NOT NULL")
+        ):
+            m = form.fullmatch(number)
+            if m is None:
+                odd.append(number)
+                continue
+            seen.setdefault((muni, int(m.group(1))), []).append(int(m.group(2)))
+        if odd:
+            out.append(f"{len(odd)} {what} numbers are not in the usual form: {odd[:_SHOWN]}")
+        prefix = "EL-" if table == "city_licence" else ""
+        for (muni, year), seqs in sorted(seen.items()):
+            seqs.sort()
+            twice = sorted({a for a, b in pairwise(seqs) if a == b})
+            missing = sorted(set(range(seqs[0], seqs[-1] + 1)) - set(seqs))
+            for label, found in (("used more than once", twice), ("missing", missing)):
+                if not found:
+                    continue
+                shown = ", ".join(f"{prefix}{year}-{n:04d}" for n in found[:_SHOWN])
+                more = f" and {len(found) - _SHOWN} more" if len(found) > _SHOWN else ""
+                out.append(f"municipality #{muni}: {what} number {label}: {shown}{more}")
+    return out
+
+
+def _audit_checks(conn: object) -> list[str]:
+    """The audit trail's hash chain (db/audit_chain.py): the first row that does not follow."""
+    from sqlalchemy import Connection
+
+    from db.audit_chain import breaks
+
+    assert isinstance(conn, Connection)
+    columns = {c["name"] for c in inspect(conn).get_columns("audit_event")}
+    if "row_hash" not in columns:
+        return []  # an older schema: the upgrade hashes the rows
+    found = list(breaks(conn))
+    if not found:
+        return []
+    first = found[0]
+    if first.missing:
+        what = f"audit trail: row {first.row_id} has no hash (it was not written by Permit Desk)"
+    else:
+        what = (
+            f"audit trail: row {first.row_id} was changed or removed after it was written "
+            "(its hash does not follow from the row before)"
+        )
+    if len(found) > 1:
+        what += f"; {len(found) - 1} later rows do not follow either"
+    return [what]
 
 
 def _cashiering_checks(conn: object) -> list[str]:

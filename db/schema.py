@@ -154,6 +154,11 @@ app_user = Table(
     Column("last_sign_in_at", UTCDateTime),
     # The built-in actor of the command line: in the audit trail, never signs in.
     Column("system", Boolean, nullable=False, server_default=false()),
+    # Revision 0013: failed sign-ins in a row (a growing delay, then a lock an administrator
+    # lifts).
+    Column("failed_sign_ins", Integer, nullable=False, server_default="0"),
+    Column("last_failed_at", UTCDateTime),
+    Column("locked_at", UTCDateTime),
 )
 
 parcel = Table(
@@ -267,6 +272,8 @@ audit_event = Table(
     Column("permit_id", Integer),
     Column("action", String(20), nullable=False),
     Column("changes", JSON, nullable=False),
+    # Revision 0013: SHA-256 of the row's content and the previous row's hash (tamper-evident).
+    Column("row_hash", String(64)),
     Index("ix_audit_event_permit", "permit_id", "id"),
     Index("ix_audit_event_entity", "entity", "entity_id"),
 )

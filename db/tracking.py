@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import Connection, delete, event, insert, inspect, select
 from sqlalchemy.orm import Session, UOWTransaction
 
-from db import schema
+from db import audit_chain, schema
 from desk.domain.checklists import ChecklistItem
 from desk.domain.enums import PartyRole
 from desk.domain.model import (
@@ -309,7 +309,7 @@ def _after_flush(session: Session, _flush_context: UOWTransaction) -> None:
     conn = session.connection()
     rows = _audit_rows(session)
     if rows:
-        conn.execute(insert(schema.audit_event), rows)
+        audit_chain.append(conn, rows)
     refresh_listing(conn, _affected_permits(session, conn))
 
 

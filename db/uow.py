@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import date, datetime
@@ -9,17 +10,18 @@ from decimal import Decimal
 from types import TracebackType
 from typing import Any, Generic, TypeVar
 
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Engine, func, select, text
 from sqlalchemy.orm import Session, class_mapper, selectinload, sessionmaker
 
-from db import letterheads, schema, tracking
+from db import audit_chain, letterheads, schema, tracking
 from db.numbering import next_number
 from desk.domain.cashiering import AdjustmentSource, EntrySource
 from desk.domain.checklists import ChecklistItem
 from desk.domain.documents import Letterhead
-from desk.domain.enums import PartyRole, PermitStatus
+from desk.domain.enums import PartyRole, PermitStatus, Role
 from desk.domain.lifecycle import ACTIVE
 from desk.domain.model import (
+    Actor,
     BondRecord,
     CorrectionOrderRecord,
     Credential,
@@ -83,8 +85,9 @@ class MunicipalityRepo(SqlRepository[Municipality]):
 
 
 class UserRepo(SqlRepository[User]):
-    def by_username(self, username: str) -> User | None:
-        return self.session.scalars(select(User).filter_by(username=username)).first()
+    def by_username(self, username: str, *, lock: bool = False) -> User | None:
+        query = select(User).filter_by(username=username)
+        return self.session.scalars(query.with_for_update() if lock else query).first()
 
     def count(self) -> int:
         u = schema.app_user
@@ -525,21 +528,45 @@ class SqlUnitOfWork:
         self.session.close()
         self.session = None
 
-    def act_as(self, user_id: int | None, at: datetime) -> None:
-        """Who acts, for the audit trail. A user disabled since they signed in is refused here,
-        before any change: every service passes through, so none can forget it."""
+    def act_as(self, actor: Actor | None, at: datetime) -> None:
+        """Who acts, for the audit trail; None only for the first start and shipped imports.
+
+        The powers a service just checked are the actor's roles as of signing in: the user's
+        row, read here before any change, must still be active with the same roles. A user
+        disabled or given other roles meanwhile is refused at once, whatever the service. (Not
+        share-locked: two administrators changing users would then deadlock each other; an
+        action already past this check finishes, as one begun a moment earlier would.)"""
         assert self.session is not None
-        if user_id is not None:
+        # Every writer takes the audit chain's lock first, before any row lock: were it taken
+        # at the first flush, after a row lock, two writers could each hold what the other
+        # waits for (PostgreSQL; SQLite's writers are serial already).
+        audit_chain.lock(self.session.connection())
+        if actor is not None:
             u = schema.app_user
-            active = self.session.execute(
-                select(u.c.active).where(u.c.id == user_id)
-            ).scalar_one_or_none()
-            if not active:
+            row = self.session.execute(
+                select(u.c.active, u.c.roles).where(u.c.id == actor.user_id)
+            ).first()
+            reason = ""
+            if row is None or not row.active:
+                reason = SignedOut.MESSAGE
+            elif frozenset(Role(r) for r in str(row.roles).split(",") if r) != actor.roles:
+                reason = SignedOut.ROLES_CHANGED
+            if reason:
                 if self.on_signed_out is not None:
-                    self.on_signed_out(SignedOut.MESSAGE)
-                raise SignedOut(SignedOut.MESSAGE)
-        self.session.info[tracking.ACTOR_KEY] = user_id
+                    self.on_signed_out(reason)
+                raise SignedOut(reason)
+        self.session.info[tracking.ACTOR_KEY] = actor.user_id if actor is not None else None
         self.session.info[tracking.AT_KEY] = at
+
+    def serialise(self, name: str) -> None:
+        """Wait until no other open transaction has serialised on `name` (PostgreSQL: an
+        advisory lock released at commit or rollback). SQLite's writing transactions began
+        IMMEDIATE and are serial already."""
+        assert self.session is not None
+        if self.session.get_bind().dialect.name == "postgresql":
+            digest = hashlib.blake2b(name.encode(), digest_size=8).digest()
+            key = int.from_bytes(digest, "big", signed=True)
+            self.session.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": key})
 
     def flush(self) -> None:
         assert self.session is not None

@@ -23,6 +23,8 @@ class UserRow:
     must_change_password: bool
     last_sign_in_at: datetime | None
     created_at: datetime | None
+    failed_sign_ins: int = 0  # wrong passwords in a row
+    locked: bool = False  # by too many of them, until an administrator unlocks
 
 
 def user_rows(conn: Connection) -> list[UserRow]:
@@ -39,6 +41,8 @@ def user_rows(conn: Connection) -> list[UserRow]:
             u.c.must_change_password,
             u.c.last_sign_in_at,
             u.c.created_at,
+            u.c.failed_sign_ins,
+            u.c.locked_at,
         )
         .where(u.c.system.is_(False))
         .order_by(u.c.active.desc(), u.c.full_name, u.c.username)
@@ -54,6 +58,8 @@ def user_rows(conn: Connection) -> list[UserRow]:
             must_change_password=bool(r.must_change_password),
             last_sign_in_at=r.last_sign_in_at,
             created_at=r.created_at,
+            failed_sign_ins=int(r.failed_sign_ins or 0),
+            locked=r.locked_at is not None,
         )
         for r in rows
     ]

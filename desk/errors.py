@@ -37,6 +37,7 @@ class SignedOut(DeskError):
     signs them out."""
 
     MESSAGE = "Your account has been disabled by an administrator; you are signed out."
+    ROLES_CHANGED = "An administrator changed your roles; sign in again to work with the new ones."
 
 
 class IssuanceRefused(RuleViolation):

@@ -12,7 +12,7 @@ from typing import Any
 
 from desk import __version__
 from desk.errors import DeskError
-from permitdesk import user_commands
+from permitdesk import audit_commands, user_commands
 from ui.presenters import views  # plain text, no Qt
 
 
@@ -119,10 +119,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="delete an existing SQLite file first (default: refuse to touch it)",
     )
 
-    db = sub.add_parser("db", help="upgrade, check or back up a database")
+    db = sub.add_parser("db", help="create, upgrade, check or back up a database")
     dbsub = db.add_subparsers(dest="db_command", required=True, parser_class=_Parser)
+    init = dbsub.add_parser(
+        "init", help="create a new, empty register (a new file or an empty PostgreSQL database)"
+    )
+    _add_db_options(init, required=True)
     for name, text in (
-        ("upgrade", "upgrade the schema (after a backup)"),
+        ("upgrade", "upgrade the schema (after a backup; pg_dump on PostgreSQL)"),
         ("check", "integrity and foreign-key checks; OK or each problem"),
         ("backup", "write a consistent copy"),
         ("use", "open this database from now on (saved in the user's settings)"),
@@ -132,6 +136,17 @@ def build_parser() -> argparse.ArgumentParser:
         if name == "backup":
             sp.add_argument(
                 "--out", metavar="PATH", help="backup file (default: beside the database)"
+            )
+        if name == "upgrade":
+            sp.add_argument(
+                "--out",
+                metavar="PATH",
+                help="PostgreSQL: the pg_dump backup file (default: in the current folder)",
+            )
+            sp.add_argument(
+                "--no-backup",
+                action="store_true",
+                help="PostgreSQL: upgrade without a pg_dump backup (default: refuse without one)",
             )
     life = sub.add_parser("lifecycle", help="permit deadlines")
     lifesub = life.add_subparsers(dest="lifecycle_command", required=True, parser_class=_Parser)
@@ -187,13 +202,14 @@ def build_parser() -> argparse.ArgumentParser:
     expiring.add_argument("--letters", metavar="F", help="also write the reminder letters (PDF)")
     _add_issue8_commands(reportsub, sub)  # issue 8: council, state, Census, BLDS
     user_commands.add_commands(sub, _Parser, _add_db_options)
+    audit_commands.add_commands(sub, _Parser, _add_db_options)
     return parser
 
 
 def _url(args: argparse.Namespace) -> str:
     from permitdesk.config import resolve_url
 
-    must_exist = args.command == "db" and args.db_command != "use"
+    must_exist = args.command == "db" and args.db_command not in ("use", "init")
     if getattr(args, "db", None) and must_exist and not Path(args.db).exists():
         raise UsageError(f"no database file at {args.db}")
     return resolve_url(getattr(args, "db", None), getattr(args, "database_url", None))
@@ -208,14 +224,28 @@ def cmd_db(args: argparse.Namespace) -> int:
     if args.db_command == "use":
         from permitdesk.config import save_database_url, settings_file
 
-        database = open_database(url)  # creates or upgrades it, and proves it can be opened
+        database = open_database(url, create=False)  # proves it is a register and opens
         database.close()
         save_database_url(url)
         print(f"Permit Desk will open {database.where} (saved in {settings_file()}).")
         return 0
+    if args.db_command == "init":
+        database = open_database(url, create=True)
+        database.close()
+        if not database.opened.created:
+            raise UsageError(f"{database.where} is a Permit Desk register already")
+        print(f"Created a new Permit Desk register at {database.where}.")
+        return 0
     if args.db_command == "upgrade":
-        database = open_database(url, create=False)
+        database = open_database(url, create=False, migrate=False)
+        try:
+            dumped = _pg_dump_before_upgrade(database, args)
+        finally:
+            database.close()
+        database = open_database(url, create=False, upgrade_shared=True)
         print(database.opened.message or f"The database is up to date ({database.where}).")
+        if dumped is not None and database.opened.upgraded_from is not None:
+            print(f"A backup of the old database is at {dumped} (pg_dump -Fc; pg_restore).")
         database.close()
         return 0
     database = open_database(url, create=False, migrate=False)
@@ -237,6 +267,54 @@ def cmd_db(args: argparse.Namespace) -> int:
         return 0
     finally:
         database.close()
+
+
+def _pg_dump_before_upgrade(database: Any, args: argparse.Namespace) -> Path | None:
+    """A PostgreSQL register behind this Permit Desk is dumped (custom format) before
+    `db upgrade` changes it; the file's path, or None when there is nothing to upgrade."""
+    import os
+    import shutil
+    import subprocess
+    from datetime import datetime
+
+    from db.engine import is_sqlite
+    from db.migrate import HEAD, current_revision, known_revisions
+
+    engine = database.engine
+    if is_sqlite(engine):
+        return None  # db/migrate.py backs the file up itself
+    current = current_revision(engine)
+    if current == HEAD or current not in known_revisions():
+        return None  # up to date, or newer: open_database says so
+    if args.no_backup:
+        return None
+    pg_dump = shutil.which("pg_dump")
+    if pg_dump is None:
+        raise UsageError(
+            "pg_dump is not on the PATH, so no backup can be taken before the upgrade; install "
+            "the PostgreSQL client tools, or pass --no-backup if the server is backed up"
+        )
+    url = engine.url
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    out = Path(args.out or f"{url.database}.before-{HEAD}-{stamp}.dump")
+    libpq = url.set(drivername="postgresql", password=None).render_as_string()
+    env = dict(os.environ)
+    if url.password:
+        env["PGPASSWORD"] = str(url.password)  # not on the command line, where ps shows it
+    done = subprocess.run(
+        [pg_dump, "--format=custom", f"--file={out}", f"--dbname={libpq}"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        reason = (done.stderr.strip().splitlines() or ["failed"])[-1]
+        raise UsageError(
+            f"pg_dump could not back up the database, so it was not upgraded: {reason}"
+        )
+    print(f"Backed up {database.where} to {out} with pg_dump.")
+    return out
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -625,6 +703,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "report": cmd_report,
     "export": cmd_export,  # issue 8: the BLDS open-data files
     "users": lambda args: user_commands.run(args, _url(args), UsageError),
+    "audit": lambda args: audit_commands.run(args, _url(args), UsageError),
 }
 
 

@@ -57,6 +57,7 @@ def add_commands(
     for name, text in (
         ("disable", "disable a user who left (users are never deleted)"),
         ("enable", "enable a disabled user again"),
+        ("unlock", "unlock an account locked by wrong passwords in a row"),
         ("reset-password", "set a new password (standard input) to be changed at next sign-in"),
     ):
         command(name, text).add_argument("--username", required=True, metavar="U")
@@ -112,6 +113,9 @@ def run(args: argparse.Namespace, url: str, usage_error: type[Exception]) -> int
         if args.users_command == "roles":
             users.set_roles(database.uow(), clock, actor, user_id, {Role(r) for r in args.role})
             print(f"{args.username}: {', '.join(sorted(set(args.role)))}.")
+        elif args.users_command == "unlock":
+            users.unlock(database.uow(), clock, actor, user_id)
+            print(f"{args.username} is unlocked.")
         elif args.users_command in ("disable", "enable"):
             users.set_active(database.uow(), clock, actor, user_id, args.users_command == "enable")
             print(f"{args.username} is {args.users_command}d.")
@@ -130,7 +134,7 @@ def _print_table(rows: Any) -> None:
             r.username,
             r.full_name,
             ",".join(sorted(x.value for x in r.roles)),
-            ("active" if r.active else "disabled")
+            ("disabled" if not r.active else "locked" if r.locked else "active")
             + (", must change password" if r.active and r.must_change_password else ""),
             r.last_sign_in_at.strftime("%Y-%m-%d %H:%M UTC") if r.last_sign_in_at else "never",
         )

@@ -58,7 +58,7 @@ from ui.views.users import UsersView, change_own_password_dialog
 
 PERMITS = "Permits"
 SIGNED_OUT = SignedOut.MESSAGE
-ROLES_CHANGED = "An administrator changed your roles; sign in again to work with the new ones."
+ROLES_CHANGED = SignedOut.ROLES_CHANGED
 DEADLINES = "Deadlines"
 
 

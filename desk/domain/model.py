@@ -221,6 +221,9 @@ class User:
     must_change_password: bool = False  # a first or reset password
     last_sign_in_at: datetime | None = None
     system: bool = False  # the built-in "command line" actor: audited, never signs in
+    failed_sign_ins: int = 0  # wrong passwords in a row
+    last_failed_at: datetime | None = None
+    locked_at: datetime | None = None  # too many failures: an administrator unlocks
     id: int | None = None
 
     @property

@@ -163,6 +163,10 @@ def _ledger(uow: UnitOfWork, muni: Municipality) -> _Ledger:
     assert muni.id is not None
     accounts = uow.cash.find(GlAccount, municipality_id=muni.id)
     if not accounts:
+        # Another workstation may be loading them too: wait for it, then look again.
+        uow.serialise(f"gl accounts {muni.id}")
+        accounts = uow.cash.find(GlAccount, municipality_id=muni.id)
+    if not accounts:
         try:
             shipped = shipped_ledger(muni.key)
         except ValueError as e:
@@ -244,7 +248,7 @@ def add_gl_account(
     if not name:
         raise ValidationError("account name", "name the account")
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         ledger = _ledger(uow, _municipality(uow, municipality_id))
         if number in ledger.by_number:
             raise ValidationError("account number", f"{number} is already an account")
@@ -276,7 +280,7 @@ def map_fee_code(
     if not code:
         raise ValidationError("fee item code", "enter the code")
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         ledger = _ledger(uow, _municipality(uow, municipality_id))
         acc = ledger.by_number.get(account_number.strip())
         if acc is None or acc.id is None:
@@ -297,7 +301,7 @@ def set_cashiering_settings(
     """Change the municipality's cashiering settings (withdrawn_refund, nsf_charge, ...)."""
     require(actor, Permission.MANAGE_MUNICIPALITY)
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         parsed = apply_cashiering_settings(uow, _municipality(uow, municipality_id), changes)
         uow.commit()
         return parsed
@@ -508,7 +512,7 @@ def take_payment(
         raise ValidationError("allocation", "choose the permits the credit pays")
     today, now = clock.today(), clock.now()
     with uow:
-        uow.act_as(actor.user_id, now)
+        uow.act_as(actor, now)
         uow.cash.lock(p.municipality_id)
         muni = _municipality(uow, p.municipality_id)
         ledger = _ledger(uow, muni)
@@ -692,7 +696,7 @@ def void_payment(uow: UnitOfWork, clock: Clock, actor: Actor, payment_id: int, r
         raise ValidationError("reason", "say why the receipt is voided")
     today, now = clock.today(), clock.now()
     with uow:
-        uow.act_as(actor.user_id, now)
+        uow.act_as(actor, now)
         payment = _payment(uow, payment_id)
         uow.cash.lock(payment.municipality_id)
         n = payment.receipt_number
@@ -743,7 +747,7 @@ def return_nsf(
         raise ValidationError("bank notice", "enter the bank's notice (date, reference, reason)")
     today, now = clock.today(), clock.now()
     with uow:
-        uow.act_as(actor.user_id, now)
+        uow.act_as(actor, now)
         payment = _payment(uow, payment_id)
         uow.cash.lock(payment.municipality_id)
         n = payment.receipt_number
@@ -810,7 +814,7 @@ def add_fee_line(
         # 15.1.21(a)(13): counted per contractor (or owner) across the municipality's permits.
         item = QuoteItem(code=item.code, occurrence=failure_to_call_occurrence(uow, permit_id))
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         added = add_fee_line_within(uow, clock, actor, _permit(uow, permit_id), item, reason)
         uow.commit()
         return added
@@ -826,7 +830,7 @@ def add_fee_line_within(
     muni = _municipality(uow, permit.municipality_id)
     ledger = _ledger(uow, muni)
     version = _version_on(_schedule(uow, clock, permit.municipality_id), today)
-    uow.act_as(actor.user_id, now)  # _schedule may have imported the shipped schedule as no one
+    uow.act_as(actor, now)  # _schedule may have imported the shipped schedule as no one
     assert version.id is not None
     quote = price(version, QuoteRequest(items=(item,)), is_holiday)
     added = ZERO
@@ -881,7 +885,7 @@ def adjust_fee(
     check_amount(abs(amount))
     today, now = clock.today(), clock.now()
     with uow:
-        uow.act_as(actor.user_id, now)
+        uow.act_as(actor, now)
         uow.cash.lock(_permit(uow, permit_id).municipality_id)
         permit = _permit(uow, permit_id)
         ledger = _ledger(uow, _municipality(uow, permit.municipality_id))
@@ -1008,7 +1012,7 @@ def refund(uow: UnitOfWork, clock: Clock, actor: Actor, r: RefundInput) -> Refun
     check_number = _check_refund_check(r.check_number, r.check_date)
     today, now = clock.today(), clock.now()
     with uow:
-        uow.act_as(actor.user_id, now)
+        uow.act_as(actor, now)
         permit = _permit(uow, r.permit_id)
         uow.cash.lock(permit.municipality_id)
         muni = _municipality(uow, permit.municipality_id)
@@ -1166,7 +1170,7 @@ def refund_credit(
     number = _check_refund_check(check_number, check_date)
     today, now = clock.today(), clock.now()
     with uow:
-        uow.act_as(actor.user_id, now)
+        uow.act_as(actor, now)
         uow.cash.lock(municipality_id)
         muni = _municipality(uow, municipality_id)
         ledger = _ledger(uow, muni)
@@ -1293,7 +1297,7 @@ def close_day(
     if day > clock.today():
         raise ValidationError("day", "cannot close a day that has not come yet")
     with uow:
-        uow.act_as(actor.user_id, now)
+        uow.act_as(actor, now)
         uow.cash.lock(municipality_id)
         _municipality(uow, municipality_id)
         if uow.cash.find(DailyClose, municipality_id=municipality_id, drawer=drawer, day=day):
@@ -1338,7 +1342,7 @@ def create_turnover(
     require(actor, Permission.DELIVER_TURNOVER)
     today, now = clock.today(), clock.now()
     with uow:
-        uow.act_as(actor.user_id, now)
+        uow.act_as(actor, now)
         uow.cash.lock(municipality_id)
         _municipality(uow, municipality_id)
         closes = []
@@ -1407,7 +1411,7 @@ def acknowledge_turnover(
     if deposited < 0 or deposited != deposited.quantize(Decimal("0.01")):
         raise ValidationError("amount deposited", "enter the amount in dollars and cents")
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         turnover = uow.cash.get(Turnover, turnover_id)
         if turnover is None:
             raise NotFound(f"turnover #{turnover_id} does not exist")
@@ -1439,7 +1443,7 @@ def resolve_turnover_difference(
     if not resolution.strip():
         raise ValidationError("resolution", "say how the difference was resolved")
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         turnover = uow.cash.get(Turnover, turnover_id)
         if turnover is None:
             raise NotFound(f"turnover #{turnover_id} does not exist")
@@ -1600,7 +1604,7 @@ def print_receipt(uow: UnitOfWork, clock: Clock, actor: Actor, payment_id: int) 
     """The receipt to print, counted: the first print is the original, every later one a COPY."""
     require(actor, Permission.TAKE_PAYMENT)
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         payment = _payment(uow, payment_id)
         view = _receipt_view(uow, payment, copy=payment.printed_count > 0)
         payment.printed_count += 1

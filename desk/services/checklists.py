@@ -66,7 +66,7 @@ def open_checklist(uow: UnitOfWork, clock: Clock, actor: Actor, permit_id: int) 
     items that the template gained since; returns the number of items added."""
     require(actor, Permission.EDIT_PERMIT)
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         permit = _permit(uow, permit_id)
         added = _open(uow, permit, _template(uow, permit))
         uow.commit()
@@ -90,7 +90,7 @@ def mark_item(
     require(actor, Permission.EDIT_PERMIT)
     state = ItemState(state)
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         permit = _permit(uow, permit_id)
         template = _template(uow, permit)
         _open(uow, permit, template)

@@ -42,6 +42,10 @@ def _schedule(uow: UnitOfWork, clock: Clock, municipality_id: int) -> FeeSchedul
         except ScheduleError as e:
             raise ValidationError("fee schedule", str(e)) from None
         uow.act_as(None, clock.now())
+        # Another workstation may be loading it too: wait for it, then look again.
+        uow.serialise(f"fee schedule {municipality_id}")
+        versions = uow.fees.versions(municipality_id)
+    if not versions:
         for v in shipped.versions:
             uow.fees.add_version(
                 StoredVersion(
@@ -120,7 +124,7 @@ def create_version(
             check_versions(schedule.municipality, [*schedule.versions, checked])
         except ScheduleError as e:
             raise ValidationError("fee schedule", str(e)) from None
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         stored = StoredVersion(
             municipality_id=municipality_id,
             label=checked.label,
@@ -166,7 +170,7 @@ def assess_fees(
         version = _version_on(schedule, day)
         result = price(version, request, is_holiday)
         assert version.id is not None
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         entered = {q.code: q for q in request.items}
         for line in result.lines:
             q = entered.get(line.code)

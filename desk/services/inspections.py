@@ -261,7 +261,7 @@ def request_inspection(
     if r.desired_on is not None and r.desired_on < today:
         raise ValidationError("desired date", f"{_us(r.desired_on)} is in the past")
     with uow:
-        uow.act_as(actor.user_id, now)
+        uow.act_as(actor, now)
         permit = _permit(uow, r.permit_id)
         seq, _ = _sequence(uow, permit)
         itype = seq.type(r.type_code)
@@ -322,7 +322,7 @@ def schedule_inspection(
     if day < clock.today():
         raise ValidationError("date", f"{_us(day)} is in the past")
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         insp = _inspection(uow, inspection_id)
         if insp.status not in OPEN:
             raise RuleViolation(
@@ -350,7 +350,7 @@ def move_in_route(
     """Move a stop up (step -1) or down (+1) the inspector's route; returns its new position."""
     require(actor, Permission.EDIT_PERMIT)
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         insp = _inspection(uow, inspection_id)
         if insp.inspector_id is None or insp.scheduled_on is None:
             raise RuleViolation("This inspection is not on an inspector's route yet.")
@@ -371,7 +371,7 @@ def cancel_inspection(
     if not reason.strip():
         raise ValidationError("reason", "say why the inspection is cancelled")
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         insp = _inspection(uow, inspection_id)
         if insp.status not in OPEN:
             raise RuleViolation(f"This inspection is {insp.status.label.lower()} already.")
@@ -461,7 +461,7 @@ def record_result(uow: UnitOfWork, clock: Clock, actor: Actor, r: ResultInput) -
         occurrence = failure_to_call_occurrence(uow, permit_id)
     today, now = clock.today(), clock.now()
     with uow:
-        uow.act_as(actor.user_id, now)
+        uow.act_as(actor, now)
         insp = _inspection(uow, r.inspection_id)
         if insp.status not in OPEN:
             raise RuleViolation(
@@ -572,7 +572,7 @@ def record_failure_to_call(
     occurrence = failure_to_call_occurrence(uow, permit_id)
     today, now = clock.today(), clock.now()
     with uow:
-        uow.act_as(actor.user_id, now)
+        uow.act_as(actor, now)
         permit = _permit(uow, permit_id)
         seq, _ = _sequence(uow, permit)
         itype = seq.type(type_code)
@@ -617,7 +617,7 @@ def record_exception(
     _require_inspector(actor, "record an exception to the order of inspections")
     exception = SequenceException(type_code, reason)  # checks the reason
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         permit = _permit(uow, permit_id)
         seq, _ = _sequence(uow, permit)
         seq.type(type_code)
@@ -646,7 +646,7 @@ def extend_correction(
     """The inspector grants more time (15.1.90(b)(1) "unless an extension of time is granted")."""
     _require_inspector(actor, "extend a correction order")
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         rec = uow.inspections.order(order_id)
         if rec is None:
             raise NotFound(f"correction order #{order_id} does not exist")
@@ -666,7 +666,7 @@ def mark_corrected(
     _require_inspector(actor, "mark a correction order corrected")
     day = on or clock.today()
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         rec = uow.inspections.order(order_id)
         if rec is None:
             raise NotFound(f"correction order #{order_id} does not exist")
@@ -716,7 +716,7 @@ def issue_certificate(
     if c.temporary_until is not None:
         temporary_occupancy(today, c.temporary_until, c.safe_and_sanitary)
     with uow:
-        uow.act_as(actor.user_id, now)
+        uow.act_as(actor, now)
         permit = _permit(uow, c.permit_id)
         if not permit.number:
             raise RuleViolation(
@@ -792,7 +792,7 @@ def generate_site_visits(
     today, now = clock.today(), clock.now()
     out: list[VisitDue] = []
     with uow:
-        uow.act_as(actor.user_id, now)
+        uow.act_as(actor, now)
         muni = uow.municipalities.get(municipality_id)
         if muni is None:
             raise NotFound(f"municipality #{municipality_id} does not exist")

@@ -238,7 +238,7 @@ def record_house_number(
     if not number[0].isdigit() or len(number) > 20:
         raise ValidationError("house number", f"'{number}' is not a house number")
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         parcel = uow.parcels.get(parcel_id)
         if parcel is None:
             raise NotFound(f"parcel #{parcel_id} does not exist")
@@ -261,7 +261,7 @@ def record_ownership(
     if ownership not in (PUBLIC, PRIVATE):
         raise ValidationError("ownership", "say whether the owner is public or private")
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         permit = uow.permits.get(permit_id)
         if permit is None:
             raise NotFound(f"permit #{permit_id} does not exist")

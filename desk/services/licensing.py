@@ -103,7 +103,7 @@ def grant_city_licence(
         raise ValidationError("licensee", "choose the licensee from the register's parties")
     today = clock.today()
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         muni = _municipality(uow, municipality_id)
         party = uow.parties.get(party_id)
         if party is None:
@@ -162,7 +162,7 @@ def file_licence_complaint(
     )
     today = clock.today()
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         row = _licence(uow, licence_id)
         if complaint_on < row.granted_on:
             raise ValidationError(
@@ -197,7 +197,7 @@ def schedule_revocation_hearing(
         actor.username, actor.roles, rules.HEARING_ROLES, "schedule the Council's hearing"
     )
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         row = _licence(uow, licence_id)
         rev = revocation_of(row)
         if rev.complaint_on is None or not rev.pending:
@@ -229,7 +229,7 @@ def record_council_finding(
         actor.username, actor.roles, rules.HEARING_ROLES, "record the Council's finding"
     )
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         row = _licence(uow, licence_id)
         rules.check_finding(revocation_of(row), finding_on, finding, clock.today())
         row.finding_on = finding_on
@@ -244,7 +244,7 @@ def revoke_city_licence(uow: UnitOfWork, clock: Clock, actor: Actor, licence_id:
     rules.require_role(actor.username, actor.roles, rules.REVOKE_ROLES, "revoke City licences")
     today = clock.today()
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         row = _licence(uow, licence_id)
         rules.check_revocation(revocation_of(row), today)
         row.revoked_on = today
@@ -284,7 +284,7 @@ def set_vacate_days(
     require(actor, Permission.MANAGE_MUNICIPALITY)
     rules.check_vacate_period(days)
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         muni = _municipality(uow, municipality_id)
         section = dict(muni.settings.get(rules.SETTINGS_KEY) or {})
         section[rules.VACATE_SETTING] = days
@@ -301,7 +301,7 @@ def record_condemnation(uow: UnitOfWork, clock: Clock, actor: Actor, c: Condemna
     grounds = rules.parse_grounds(c.grounds)
     today = clock.today()
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         muni = _municipality(uow, c.municipality_id)
         days = rules.vacate_period(muni.settings)
         vacate_by = c.vacate_by or rules.vacate_date(c.condemned_on, days)
@@ -355,7 +355,7 @@ def record_vacated(
         actor.username, actor.roles, rules.CONDEMN_ROLES, "record a condemned dwelling vacated"
     )
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         row = _condemnation(uow, condemnation_id)
         rules.check_vacated(
             row.outcome, row.condemned_on, vacated_on, clock.today(), row.outcome_on
@@ -378,7 +378,7 @@ def lift_condemnation(
         actor.username, actor.roles, rules.CONDEMN_ROLES, "lift a condemnation (Hudson 140 D)"
     )
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         row = _condemnation(uow, condemnation_id)
         rules.check_lift(
             row.outcome,
@@ -409,7 +409,7 @@ def record_razed(
         actor.username, actor.roles, rules.CONDEMN_ROLES, "record a condemned building razed"
     )
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         row = _condemnation(uow, condemnation_id)
         rules.check_open(row.outcome, row.outcome_on)
         rules.check_closed(Outcome(outcome), row.condemned_on, on, clock.today())

@@ -117,7 +117,7 @@ def change_status(
     require(actor, STATUS_PERMISSION[new])
     day = on or clock.today()
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         permit = _get(uow, permit_id)
         check_transition(permit.status, new)
         if permit.status is S.ON_HOLD and new in (S.WORK_STARTED, S.ISSUED):
@@ -141,7 +141,7 @@ def record_activity(uow: UnitOfWork, clock: Clock, actor: Actor, permit_id: int,
     """Work seen on site (an inspection, a call): restarts the 60-day suspension clock."""
     require(actor, Permission.EDIT_PERMIT)
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         permit = _get(uow, permit_id)
         if permit.last_activity_on is None or on > permit.last_activity_on:
             permit.last_activity_on = on
@@ -155,7 +155,7 @@ def set_requested_period(
     calendar year, temporary occupancy ≤ 120 days)."""
     require(actor, Permission.EDIT_PERMIT)
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         permit = _get(uow, permit_id)
         rule = _rule(uow, permit)
         if rule not in (Rule.TEMPORARY_ELECTRICAL, Rule.SOLID_FILL, Rule.TEMPORARY_OCCUPANCY):
@@ -181,7 +181,7 @@ def extend_deadline(
     if not reason.strip():
         raise ValidationError("reason", "say why the deadline is extended")
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         permit = _get(uow, permit_id)
         if permit.status not in ACTIVE:
             raise RuleViolation(
@@ -254,7 +254,7 @@ def sweep_lapsed(
     `permitdesk lifecycle sweep`). The audit trail records the deadline that lapsed."""
     today = clock.today()
     with uow:
-        uow.act_as(actor.user_id if actor else None, clock.now())
+        uow.act_as(actor, clock.now())
         out = []
         for permit, dates in _active_with_dates(uow, municipality_id):
             missed = lapsed(dates, today)
@@ -293,7 +293,7 @@ def issue_stop_work_order(
     if not reasons.strip():
         raise ValidationError("reasons", "state the violations the order is for")
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         permit = _get(uow, permit_id)
         check_transition(permit.status, S.ON_HOLD)
         return record_order(
@@ -310,7 +310,7 @@ def lift_stop_work_order(
     if not notice.strip():
         raise ValidationError("notice", "write the notice that lifts the order")
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         permit = _get(uow, permit_id)
         open_orders = [o for o in permit.orders if o.kind == "stop_work" and o.lifted_on is None]
         if permit.status is not S.ON_HOLD or not open_orders:
@@ -343,7 +343,7 @@ def revoke_permit(
     if details.strip():
         text += f". {details.strip()}"
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         permit = _get(uow, permit_id)
         check_transition(permit.status, S.REVOKED)
         return record_order(uow, clock, actor, permit, "revocation", text, "15.1.7(g)", S.REVOKED)

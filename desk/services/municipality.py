@@ -204,7 +204,7 @@ def update_municipality(
         if content is not None:
             rules.image_media_type(kind, content)  # refused before anything is written
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         # The rule is checked after the lock: a second administrator saving at the same time
         # waits and then compares against the first one's values.
         muni = _municipality(uow, municipality_id, lock=True)

@@ -110,7 +110,7 @@ def take_application(uow: UnitOfWork, clock: Clock, actor: Actor, a: Application
     require(actor, Permission.TAKE_APPLICATION)
     _check_application(a)
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         muni = uow.municipalities.get(a.municipality_id)
         if muni is None:
             raise NotFound(f"municipality #{a.municipality_id} does not exist")
@@ -163,7 +163,7 @@ def update_description(
     if not description.strip():
         raise ValidationError("description", "describe the work")
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         permit = _get(uow, permit_id)
         permit.description = description.strip()
         uow.commit()
@@ -177,7 +177,7 @@ def issue_permit(
     require(actor, Permission.ISSUE_PERMIT)
     day = issued_on or clock.today()
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         permit = _get(uow, permit_id)
         if permit.status in NUMBERED_STATUSES:
             raise RuleViolation(f"Permit {permit.number} is already issued.")
@@ -209,7 +209,7 @@ def void_permit(uow: UnitOfWork, clock: Clock, actor: Actor, permit_id: int, rea
     if not reason.strip():
         raise ValidationError("reason", "say why the permit is voided")
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         permit = _get(uow, permit_id)
         if permit.status == PermitStatus.VOID:
             raise RuleViolation(f"Permit {permit.number} is already void.")
@@ -228,7 +228,7 @@ def set_sewer_delinquent(
     special permission (15.1.36). The clerk or the treasurer records it."""
     require(actor, Permission.RECORD_SEWER_DELINQUENCY)
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         parcel = uow.parcels.get(parcel_id)
         if parcel is None:
             raise NotFound(f"parcel #{parcel_id} does not exist")
@@ -248,7 +248,7 @@ def record_sewer_permission(
             "sewer permission", "state the permission: who granted it, when, on what terms"
         )
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         permit = _get(uow, permit_id)
         if permit.kind not in SEWER_CONNECTION_KINDS:
             raise RuleViolation(
@@ -274,7 +274,7 @@ def record_damage(
     if percent is not None and not 0 <= percent <= 100:
         raise ValidationError("damage", "a share of the equalized value from 0% to 100%")
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         permit = _get(uow, permit_id)
         permit.damage_percent = percent
         uow.commit()
@@ -297,7 +297,7 @@ def add_parcel(uow: UnitOfWork, clock: Clock, actor: Actor, parcel: Parcel) -> i
     if not parcel.street.strip():
         raise ValidationError("street", "enter the street")
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         uow.parcels.add(parcel)
         uow.commit()
         assert parcel.id is not None
@@ -311,7 +311,7 @@ def add_party(uow: UnitOfWork, clock: Clock, actor: Actor, party: Party) -> int:
     if not party.name.strip():
         raise ValidationError("name", "enter the name of the person or organization")
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         uow.parties.add(party)
         uow.commit()
         assert party.id is not None
@@ -325,7 +325,7 @@ def add_credential(
     if not credential.number.strip():
         raise ValidationError("licence number", "enter the licence or registration number")
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         party = uow.parties.get(party_id)
         if party is None:
             raise NotFound(f"party #{party_id} does not exist")

@@ -70,7 +70,7 @@ def record_state_filing(
     if len(reference) > MAX_REFERENCE:
         raise ValidationError("reference", f"at most {MAX_REFERENCE} characters")
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         permit = _permit(uow, permit_id)
         _check_dwelling(permit)
         check_filed_on(permit.issued_on, filed, clock.today())

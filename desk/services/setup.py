@@ -37,7 +37,13 @@ def ensure_municipality(uow: UnitOfWork, clock: Clock, actor: Actor | None, key:
         if existing is not None:
             assert existing.id is not None
             return existing.id
-        uow.act_as(actor.user_id if actor else None, clock.now())
+        uow.act_as(actor, clock.now())
+        # Another workstation may be creating it too: wait for it, then look again.
+        uow.serialise(f"municipality {key}")
+        existing = uow.municipalities.by_key(key)
+        if existing is not None:
+            assert existing.id is not None
+            return existing.id
         m = Municipality(
             key=key,
             name=p["name"],

@@ -311,7 +311,7 @@ def set_permit_facts(
         _money(name, getattr(facts, name))
     _money("deposit_amount", facts.deposit_amount)
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         permit = _permit(uow, permit_id)
         muni = _municipality(uow, permit.municipality_id)
         requirement_for(muni.key, permit.kind, facts)  # the amounts within floor and cap
@@ -712,7 +712,7 @@ def _file(
     row's id."""
     require(actor, Permission.MANAGE_PARTIES)
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         _municipality(uow, municipality_id)
         row = new_row()
         uow.sureties.add(row)
@@ -751,7 +751,7 @@ def edit_bond(uow: UnitOfWork, clock: Clock, actor: Actor, bond_id: int, b: Bond
     """Correct a bond's data (audited). A released or claimed bond stays as it was."""
     require(actor, Permission.MANAGE_PARTIES)
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         row = _bond(uow, bond_id)
         b = _check_bond(_named_principal(uow, replace(b, municipality_id=row.municipality_id)))
         if row.status in (BondStatus.RELEASED, BondStatus.CLAIMED):
@@ -793,7 +793,7 @@ def link_bond(uow: UnitOfWork, clock: Clock, actor: Actor, bond_id: int, permit_
     """Name one more permit the bond covers."""
     require(actor, Permission.MANAGE_PARTIES)
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         row = _bond(uow, bond_id)
         permit = _permit(uow, permit_id)
         if permit.municipality_id != row.municipality_id:
@@ -851,7 +851,7 @@ def release(uow: UnitOfWork, clock: Clock, actor: Actor, bond_id: int) -> None:
     final inspection, or the one-year guarantee has run out (§435-7.K)."""
     today = clock.today()
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         row = _bond(uow, bond_id)
         released = release_rule(
             bond_view(row, _covers(uow, row)),
@@ -874,7 +874,7 @@ def claim(
             "Recording a claim on a bond takes the clerk's, the inspector's or the engineer's role"
         )
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         row = _bond(uow, bond_id)
         claimed = record_claim(bond_view(row), clock.today(), amount, reason)
         row.status = claimed.status
@@ -889,7 +889,7 @@ def expire(uow: UnitOfWork, clock: Clock, actor: Actor, bond_id: int) -> None:
     require(actor, Permission.MANAGE_PARTIES)
     today = clock.today()
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         row = _bond(uow, bond_id)
         b = bond_view(row)
         if row.status is not BondStatus.IN_FORCE:
@@ -1021,7 +1021,7 @@ def edit_certificate(
 ) -> None:
     require(actor, Permission.MANAGE_PARTIES)
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         row = _certificate(uow, certificate_id)
         c = _check_certificate(_named_insured(uow, c))
         _fill_certificate(uow, row, c)
@@ -1250,7 +1250,7 @@ def record_deposit(uow: UnitOfWork, clock: Clock, actor: Actor, d: DepositInput)
     assert amount is not None
     today, now = clock.today(), clock.now()
     with uow:
-        uow.act_as(actor.user_id, now)
+        uow.act_as(actor, now)
         permit = _permit(uow, d.permit_id)
         muni = _municipality(uow, permit.municipality_id)
         party = _party(uow, d.depositor_party_id, "depositor")
@@ -1443,7 +1443,7 @@ def record_completion(
     if completed_on > clock.today():
         raise ValidationError("completed on", "is after today")
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         row = _deposit(uow, deposit_id)
         view, permit = _view(uow, row)
         if permit.issued_on is not None and completed_on < permit.issued_on:
@@ -1462,7 +1462,7 @@ def order_deposit_refund(uow: UnitOfWork, clock: Clock, actor: Actor, deposit_id
     proper completion (15.1.43)."""
     today = clock.today()
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         row = _deposit(uow, deposit_id)
         view, _ = _view(uow, row)
         ordered = order_refund(view, today, actor.roles, _user_name(uow, actor))
@@ -1487,7 +1487,7 @@ def refund_deposit(
     if check_date > clock.today():
         raise ValidationError("check date", "is after today")
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         row = _deposit(uow, deposit_id)
         view, _ = _view(uow, row)
         refunded = record_refund(
@@ -1541,7 +1541,7 @@ def retain_deposit(
     if not amount.is_finite():
         raise ValidationError("amount", "enter an amount in dollars and cents")
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         row = _deposit(uow, deposit_id)
         view, permit = _view(uow, row)
         kept = record_retention(

@@ -16,6 +16,7 @@ from desk.domain.checklists import ChecklistItem
 from desk.domain.documents import Letterhead
 from desk.domain.enums import PartyRole, PermitStatus
 from desk.domain.model import (
+    Actor,
     BondRecord,
     CorrectionOrderRecord,
     Credential,
@@ -56,7 +57,9 @@ class MunicipalityRepository(Repository[Municipality], Protocol):
 
 
 class UserRepository(Repository[User], Protocol):
-    def by_username(self, username: str) -> User | None: ...
+    def by_username(self, username: str, *, lock: bool = False) -> User | None:
+        """`lock`: the row locked until the transaction ends (PostgreSQL)."""
+        ...
 
     def count(self) -> int:
         """People: the built-in command-line actor is not counted."""
@@ -248,8 +251,14 @@ class UnitOfWork(Protocol):
         tb: TracebackType | None,
     ) -> None: ...
 
-    def act_as(self, user_id: int | None, at: datetime) -> None:
-        """Who and when, for the audit rows written with this transaction's changes."""
+    def act_as(self, actor: Actor | None, at: datetime) -> None:
+        """Who and when, for the audit rows written with this transaction's changes; refuses
+        (SignedOut) an actor disabled or given other roles since signing in."""
+        ...
+
+    def serialise(self, name: str) -> None:
+        """Wait, until this transaction ends, for others serialised on `name`: a first-use
+        import checks "loaded yet?" after this, so it sees the other's rows and loads none."""
         ...
 
     def flush(self) -> None: ...

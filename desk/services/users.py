@@ -9,7 +9,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from desk.clock import Clock
-from desk.domain import passwords
+from desk.domain import passwords, sign_ins
 from desk.domain.enums import Role
 from desk.domain.model import Actor, User
 from desk.domain.permissions import Permission, require
@@ -22,6 +22,7 @@ PASSWORD_RULE = passwords.RULE
 # The built-in actor of `permitdesk users ...`: a space keeps it apart from every user name a
 # person can be given, and the audit trail shows it as it is.
 COMMAND_LINE = "command line"
+WRONG = "Unknown user name or wrong password."
 
 
 @dataclass(frozen=True)
@@ -136,7 +137,7 @@ def create_user(
     _check_roles(roles)
     check_password(password, name)
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         if uow.users.by_username(name) is not None:
             raise ValidationError("user name", f"'{name}' is already taken")
         user = User(
@@ -162,7 +163,7 @@ def update_person(
     require(actor, Permission.MANAGE_USERS)
     full, title = _check_person(full_name, title)
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         user = _person(uow, user_id)
         if user.full_name != full:
             user.full_name = full
@@ -177,7 +178,8 @@ def set_roles(
     require(actor, Permission.MANAGE_USERS)
     _check_roles(roles)
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
+        uow.users.administrators_for_update()  # first, in one order: no deadlock between two
         user = _person(uow, user_id)
         if user.id == actor.user_id and Role.ADMINISTRATOR not in roles:
             raise ValidationError("roles", "you cannot take the administrator role from yourself")
@@ -192,7 +194,8 @@ def set_active(uow: UnitOfWork, clock: Clock, actor: Actor, user_id: int, active
     disabled user still signed in somewhere is signed out at their next action."""
     require(actor, Permission.MANAGE_USERS)
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
+        uow.users.administrators_for_update()  # first, in one order: no deadlock between two
         user = _person(uow, user_id)
         if user.id == actor.user_id and not active:
             raise ValidationError("user", "you cannot disable your own account")
@@ -208,11 +211,14 @@ def reset_password(
     """An administrator sets a new password, which the user must change at the next sign-in."""
     require(actor, Permission.MANAGE_USERS)
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         user = _person(uow, user_id)
         check_password(new_password, user.username)
         user.password_hash = _hasher.hash(new_password)
         user.must_change_password = user.id != actor.user_id
+        if user.locked_at is not None or user.failed_sign_ins:  # a new password unlocks
+            user.locked_at = None
+            user.failed_sign_ins = 0
         uow.commit()
 
 
@@ -221,7 +227,7 @@ def change_own_password(
 ) -> None:
     """File → Change my password, and the change a first or reset password requires."""
     with uow:
-        uow.act_as(actor.user_id, clock.now())
+        uow.act_as(actor, clock.now())
         user = _person(uow, actor.user_id)
         if not _verifies(user, current_password):
             raise ValidationError("current password", "this is not your current password")
@@ -236,32 +242,77 @@ def change_own_password(
 
 
 def _verifies(user: User, password: str) -> bool:
+    return _verifies_hash(user.password_hash, password)
+
+
+def _verifies_hash(password_hash: str, password: str) -> bool:
     try:
-        return bool(_hasher.verify(user.password_hash, password))
+        return bool(_hasher.verify(password_hash, password))
     except (VerificationError, InvalidHashError):
         return False
 
 
 def authenticate(uow: UnitOfWork, username: str, password: str) -> Actor:
-    """The actor for a user name and password; nothing is written."""
+    """The actor for a user name and password, writing nothing (scripts and tests); a person
+    at a workstation signs in with sign_in, which counts wrong passwords."""
     with uow:
         user = uow.users.by_username(username.strip())
-        if user is None or not user.active or user.system or not _verifies(user, password):
-            raise AuthenticationFailed("Unknown user name or wrong password.")
+        if user is None or not user.active or user.system or user.locked_at is not None:
+            raise AuthenticationFailed(WRONG)
+        if not _verifies(user, password):
+            raise AuthenticationFailed(WRONG)
         return actor_of(user)
+
+
+# Verified against when the user name is unknown, so that an unknown name takes as long to
+# refuse as a wrong password (the time would otherwise tell which names exist).
+_NOBODY = _hasher.hash("no such user: the same work as a wrong password")
 
 
 def sign_in(uow: UnitOfWork, clock: Clock, username: str, password: str) -> SignIn:
     """Sign in at a workstation: checks the password and records the time (the Users screen's
-    "last sign-in")."""
+    "last sign-in"). Wrong passwords in a row are counted on the user (the audit trail shows
+    each): after a few each try waits longer, then the account is locked (desk.domain.sign_ins)."""
+    now = clock.now()
     with uow:
-        user = uow.users.by_username(username.strip())
-        if user is None or not user.active or user.system or not _verifies(user, password):
-            raise AuthenticationFailed("Unknown user name or wrong password.")
-        uow.act_as(user.id, clock.now())
-        user.last_sign_in_at = clock.now()
+        user = uow.users.by_username(username.strip(), lock=True)
+        if user is None or user.system or not user.active:
+            _verifies_hash(_NOBODY, password)
+            raise AuthenticationFailed(WRONG)
+        if user.locked_at is not None:
+            raise AuthenticationFailed(sign_ins.LOCKED.format(n=user.failed_sign_ins))
+        wait = sign_ins.wait_before_next_try(user.failed_sign_ins, user.last_failed_at, now)
+        if wait:
+            raise AuthenticationFailed(sign_ins.too_soon(wait))
+        if not _verifies(user, password):
+            uow.act_as(None, now)  # nobody is signed in: the audit row shows whose count it is
+            user.failed_sign_ins += 1
+            user.last_failed_at = now
+            if user.failed_sign_ins >= sign_ins.LOCK_AFTER:
+                user.locked_at = now
+            uow.commit()
+            if user.locked_at is not None:
+                raise AuthenticationFailed(sign_ins.LOCKED.format(n=user.failed_sign_ins))
+            raise AuthenticationFailed(WRONG)
+        uow.act_as(actor_of(user), now)
+        if user.failed_sign_ins:
+            user.failed_sign_ins = 0
+        user.last_sign_in_at = now
         uow.commit()
         return SignIn(actor_of(user), user.full_name, user.must_change_password)
+
+
+def unlock(uow: UnitOfWork, clock: Clock, actor: Actor, user_id: int) -> None:
+    """An administrator lifts the lock that wrong passwords put on an account."""
+    require(actor, Permission.MANAGE_USERS)
+    with uow:
+        uow.act_as(actor, clock.now())
+        user = _person(uow, user_id)
+        if user.locked_at is not None:
+            user.locked_at = None
+        if user.failed_sign_ins:
+            user.failed_sign_ins = 0
+        uow.commit()
 
 
 def actor_for_username(uow: UnitOfWork, username: str) -> Actor:

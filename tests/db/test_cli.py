@@ -149,8 +149,8 @@ def test_db_use_makes_a_database_the_default(
     monkeypatch.setattr(config, "settings_file", lambda: tmp_path / "settings.toml")
     monkeypatch.delenv("PERMITDESK_DATABASE_URL", raising=False)
     path = tmp_path / "office.db"
+    assert main(["db", "init", "--db", str(path)]) == 0  # `db use` opens, never creates
     assert main(["db", "use", "--db", str(path)]) == 0
-    assert path.exists()
     assert config.resolve_url(None, None) == sqlite_url(path)
     assert str(path) in capsys.readouterr().out
 

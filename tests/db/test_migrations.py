@@ -165,7 +165,7 @@ def test_a_postgresql_database_at_the_first_revision_upgrades_keeping_every_row(
     before = _dump(engine)
     first_columns = _columns(engine)
     engine.dispose()
-    db = open_database(pg_server_url)
+    db = open_database(pg_server_url, upgrade_shared=True)  # as `permitdesk db upgrade` does
     assert db.opened.upgraded_from == FIRST
     assert _dump(db.engine, first_columns) == before
     with db.read() as conn:

@@ -175,7 +175,7 @@ def test_renaming_a_party_updates_the_permits_list(database: Database, clock: Fi
     reg = seed_register(database, clock)
     uow = database.uow()
     with uow:
-        uow.act_as(reg.clerk.user_id, clock.now())
+        uow.act_as(reg.clerk, clock.now())
         party = uow.parties.get(reg.owner_id)
         assert party is not None
         party.name = "Anna Schmidt-Vang"

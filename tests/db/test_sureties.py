@@ -425,7 +425,7 @@ def _issue_directly(o: Office, permit_id: int, number: str) -> None:
     """Mark a permit issued (the watch reads live permits; issuance has its own tests)."""
     uow = o.uow
     with uow:
-        uow.act_as(o.reg.admin.user_id, o.clock.now())
+        uow.act_as(o.reg.admin, o.clock.now())
         p = uow.permits.get(permit_id)
         p.number, p.status, p.issued_on = number, PermitStatus.ISSUED, ISSUE_DAY
         uow.commit()
@@ -435,7 +435,7 @@ def _complete(o: Office, permit_id: int, on: date) -> None:
     """The final passed on `on` (desk/services/inspections.py sets these)."""
     uow = o.uow
     with uow:
-        uow.act_as(o.reg.inspector.user_id, o.clock.now())
+        uow.act_as(o.reg.inspector, o.clock.now())
         p = uow.permits.get(permit_id)
         if p.number is None:
             p.number, p.issued_on = f"2026-9{permit_id:03d}", ISSUE_DAY

@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import threading
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,7 @@ from db.user_queries import user_rows
 from desk.clock import FixedClock
 from desk.domain.enums import Role
 from desk.domain.passwords import password_problem
-from desk.errors import AuthenticationFailed, SignedOut, ValidationError
+from desk.errors import AuthenticationFailed, PermissionDenied, SignedOut, ValidationError
 from desk.services import permits, users
 from tests.factories import PASSWORD, seed_register
 
@@ -274,3 +275,86 @@ def test_a_change_by_the_command_line_shows_who_in_a_permits_history(
         assert history[0].username == "command line"  # newest first
     finally:
         database.close()
+
+
+# --- powers read from the register at every write; wrong passwords in a row -------------------
+
+
+def test_a_demoted_inspector_cannot_issue_with_the_roles_he_signed_in_with(
+    database: Database, clock: FixedClock
+) -> None:
+    from tests.factories import make_issuable
+
+    reg = seed_register(database, clock)
+    make_issuable(database, clock, reg.admin, reg.permit_id)
+    users.set_roles(database.uow(), clock, reg.admin, reg.inspector.user_id, {Role.CLERK})
+    with pytest.raises(SignedOut, match="changed your roles; sign in again"):
+        permits.issue_permit(database.uow(), clock, reg.inspector, reg.permit_id)
+    with database.read() as conn:
+        number = conn.execute(
+            select(schema.permit.c.number).where(schema.permit.c.id == reg.permit_id)
+        ).scalar_one()
+    assert number is None
+    # Signed in again with the new roles, the service's own check refuses in words.
+    clerk_now = users.authenticate(database.uow(), "ivan", PASSWORD)
+    with pytest.raises(PermissionDenied, match="only a user with the role"):
+        permits.issue_permit(database.uow(), clock, clerk_now, reg.permit_id)
+
+
+def test_wrong_passwords_in_a_row_wait_longer_then_lock_until_an_administrator_unlocks(
+    database: Database, clock: FixedClock
+) -> None:
+    reg = seed_register(database, clock)
+
+    def attempt(password: str) -> str:
+        try:
+            users.sign_in(database.uow(), clock, "carol", password)
+        except AuthenticationFailed as e:
+            return str(e)
+        return "signed in"
+
+    for _ in range(5):  # typing mistakes: refused at once, no waiting
+        assert attempt("not-hers-1") == "Unknown user name or wrong password."
+    assert attempt("not-hers-1") == "Unknown user name or wrong password."  # the 6th
+    # Now 15 seconds must pass; even the right password is not checked before.
+    assert attempt(PASSWORD) == "Too many wrong passwords: wait 15 seconds before you try again."
+    clock.advance(timedelta(seconds=10))
+    assert attempt(PASSWORD) == "Too many wrong passwords: wait 5 seconds before you try again."
+    clock.advance(timedelta(seconds=5))
+    assert attempt(PASSWORD) == "signed in"  # and the count starts again
+    for _ in range(10):
+        clock.advance(timedelta(minutes=30))
+        answer = attempt("not-hers-1")
+    assert answer.startswith("This account is locked after 10 wrong passwords in a row")
+    clock.advance(timedelta(days=1))
+    assert attempt(PASSWORD).startswith("This account is locked")  # time does not unlock it
+    with database.read() as conn:
+        row = next(r for r in user_rows(conn) if r.username == "carol")
+        a = schema.audit_event
+        counts = [
+            dict((c["field"], c["new"]) for c in changes).get("failed_sign_ins")
+            for changes in conn.execute(
+                select(a.c.changes)
+                .where((a.c.entity == "user") & (a.c.entity_id == reg.clerk.user_id))
+                .order_by(a.c.id)
+            ).scalars()
+        ]
+    assert row.locked and row.failed_sign_ins == 10
+    assert [c for c in counts if c is not None][-10:] == [str(n) for n in range(1, 11)]
+    with pytest.raises(PermissionDenied):
+        users.unlock(database.uow(), clock, reg.clerk, reg.clerk.user_id)
+    users.unlock(database.uow(), clock, reg.admin, reg.clerk.user_id)
+    assert attempt(PASSWORD) == "signed in"
+
+
+def test_an_unknown_user_name_costs_the_same_password_check_as_a_wrong_password(
+    database: Database, clock: FixedClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seed_register(database, clock)
+    checked: list[str] = []
+    real = users._verifies_hash
+    monkeypatch.setattr(users, "_verifies_hash", lambda h, p: checked.append(p) or real(h, p))
+    for name in ("carol", "nobody-here"):
+        with pytest.raises(AuthenticationFailed, match="Unknown user name or wrong password"):
+            users.sign_in(database.uow(), clock, name, "guess-1234")
+    assert checked == ["guess-1234", "guess-1234"]

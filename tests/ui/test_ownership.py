@@ -111,7 +111,7 @@ def test_the_box_ticked_at_intake_is_stored_with_the_permit_and_keeps_it_off_for
         assert permit is not None
         permit.issued_on = date(2026, 3, 3)  # as issue_permit would, without its conditions
         permit.number = "2026-0999"
-        uow.act_as(sample.admin.user_id, sample.clock.now())
+        uow.act_as(sample.admin, sample.clock.now())
         uow.commit()
     with sample.database.read() as conn:
         rep = q.c404_report(conn, sample.municipality_id, r.month_period(2026, 3))
@@ -233,7 +233,7 @@ def test_an_apartment_building_taken_at_the_counter_reaches_form_c404_with_its_u
         assert permit is not None and permit.dwelling_units == 24
         permit.issued_on = date(2026, 3, 3)  # as issue_permit would, without its conditions
         permit.number = "2026-0998"
-        uow.act_as(sample.admin.user_id, sample.clock.now())
+        uow.act_as(sample.admin, sample.clock.now())
         uow.commit()
     with sample.database.read() as conn:
         rep = q.c404_report(conn, sample.municipality_id, r.month_period(2026, 3))

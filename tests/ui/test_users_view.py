@@ -160,3 +160,25 @@ def test_a_user_whose_roles_change_is_asked_to_sign_in_again_at_the_next_action(
     )
     assert warned == [window.sign_out_reason]
     qtbot.waitUntil(lambda: not window.isVisible(), timeout=2000)
+
+
+def test_an_account_locked_by_wrong_passwords_is_unlocked_from_the_list(
+    main_window: MainWindow, view: UsersView, sample: Sample
+) -> None:
+    from datetime import timedelta
+
+    from desk.errors import AuthenticationFailed
+
+    for _ in range(10):
+        sample.clock.advance(timedelta(hours=1))
+        with pytest.raises(AuthenticationFailed):
+            users.sign_in(sample.database.uow(), sample.clock, "carol", "a-wrong-guess")
+    view.load()
+    view.select_user("carol")
+    assert {line.cells[1]: line.cells[4] for line in view.presenter.rows}["carol"] == (
+        "Locked (10 wrong passwords)"
+    )
+    assert view.toggle_button.text() == "&Unlock"
+    view.toggle_button.click()  # no question: unlocking takes nothing away
+    assert view.toggle_button.text() == "&Disable"
+    assert users.sign_in(sample.database.uow(), sample.clock, "carol", PASSWORD)

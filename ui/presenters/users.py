@@ -46,6 +46,8 @@ def roles_text(roles: frozenset[Role] | set[Role]) -> str:
 def state_text(row: UserRow) -> str:
     if not row.active:
         return "Disabled"
+    if row.locked:
+        return f"Locked ({row.failed_sign_ins} wrong passwords)"
     return "Must change password" if row.must_change_password else "Active"
 
 
@@ -97,13 +99,15 @@ class UsersPresenter:
         u = self.user(row)
         if u is None:
             return False, "Choose a user first."
-        if u.id == self.me:
+        if u.id == self.me and not u.locked:
             return False, "You cannot disable your own account."
         return True, ""
 
     def toggle_label(self, row: int) -> str:
         u = self.user(row)
-        return "&Enable" if u is not None and not u.active else "&Disable"
+        if u is not None and not u.active:
+            return "&Enable"
+        return "&Unlock" if u is not None and u.locked else "&Disable"
 
     def describe(self, row: int) -> str:
         """The selected user in full, under the list."""
@@ -117,6 +121,11 @@ class UsersPresenter:
         words = f"{u.full_name} ({u.username}): {roles_text(u.roles)}. Added {since}."
         if not u.active:
             words += " Disabled: cannot sign in; kept, because the audit trail names them."
+        elif u.locked:
+            words += (
+                f" Locked after {u.failed_sign_ins} wrong passwords in a row: Unlock, or reset "
+                "the password, once you know it was them."
+            )
         elif u.must_change_password:
             words += " Must choose a new password at the next sign-in."
         return words

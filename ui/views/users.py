@@ -366,8 +366,16 @@ class UsersView(QWidget):
         return dialog
 
     def toggle_active(self) -> None:
+        """Disable, Enable, or Unlock an account locked by wrong passwords."""
         user = self._selected()
         if user is None:
+            return
+        if user.active and user.locked:
+            try:
+                users.unlock(self.database.uow(), self.clock, self.session.actor, user.id)
+            except DeskError as e:
+                dialogs.warn(self, "Users", str(e))
+            self.load(user.id)
             return
         if user.active and not dialogs.ask(
             self,

@@ -1,0 +1,141 @@
+"""The audit trail's hash chain: each row's `row_hash` is the SHA-256 (hex) of the previous
+row's hash (by id; "" before the first row), a newline, and the row's content as compact JSON:
+
+    [id, at (UTC, ISO 8601 with microseconds), user_id, entity, entity_id, permit_id, action,
+     changes]   with sorted keys, separators "," and ":", ASCII only.
+
+A row changed or removed after it was written no longer follows from the row before it, which
+`permitdesk db check` finds. Every writer appends through `append` (db/tracking.py) or computes
+the same function (the demo loader, the migration that added the column).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Connection, insert, select, text
+
+from db import schema
+
+# Any constant the app uses for nothing else: the lock of "appending to the audit trail".
+ADVISORY_LOCK = 0x5045524D  # "PERM"
+_FIELDS = ("at", "user_id", "entity", "entity_id", "permit_id", "action", "changes")
+
+
+def content_tail(
+    at: datetime,
+    user_id: int | None,
+    entity: str,
+    entity_id: int,
+    permit_id: int | None,
+    action: str,
+    changes: Any,
+) -> str:
+    """The row's content without its id: the JSON array's elements after the id, with its
+    closing bracket (the costly part, made without knowing the id)."""
+    when = at.astimezone(UTC).isoformat(timespec="microseconds")
+    body = json.dumps(
+        [when, user_id, entity, entity_id, permit_id, action, changes],
+        sort_keys=True,
+        separators=(",", ":"),
+    )
+    return body[1:]
+
+
+def link(previous: str, row_id: int, tail: str) -> str:
+    """The hash of a row given the previous row's hash, its id and its `content_tail`."""
+    return hashlib.sha256(f"{previous}\n[{row_id},{tail}".encode()).hexdigest()
+
+
+def row_hash(previous: str, row: Any) -> str:
+    """The hash of a row (a mapping or a Row with the audit_event columns)."""
+    m = row if isinstance(row, dict) else row._mapping
+    return link(previous, int(m["id"]), content_tail(*(m[f] for f in _FIELDS)))
+
+
+def lock(conn: Connection) -> None:
+    """Serialise appenders: two transactions must not chain onto the same last row. SQLite's
+    write lock (BEGIN IMMEDIATE, or the flush's own writes) already does."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": ADVISORY_LOCK})
+
+
+def last_link(conn: Connection) -> tuple[int, str]:
+    """The last row's id and hash; (0, "") when the trail is empty."""
+    a = schema.audit_event.c
+    last = conn.execute(select(a.id, a.row_hash).order_by(a.id.desc()).limit(1)).first()
+    return (0, "") if last is None else (int(last.id), last.row_hash or "")
+
+
+def append(conn: Connection, rows: Sequence[dict[str, Any]]) -> None:
+    """Insert audit rows with their ids and hashes, chained onto the last row."""
+    lock(conn)
+    last_id, previous = last_link(conn)
+    if conn.dialect.name == "postgresql":
+        # Taken under the lock, so they are above every committed row's id.
+        ids = sorted(
+            conn.scalars(
+                text(
+                    "SELECT nextval(pg_get_serial_sequence('audit_event', 'id')) "
+                    "FROM generate_series(1, :n)"
+                ),
+                {"n": len(rows)},
+            )
+        )
+    else:
+        ids = list(range(last_id + 1, last_id + 1 + len(rows)))
+    chained = []
+    for row_id, row in zip(ids, rows, strict=True):
+        row = {**row, "id": row_id}
+        previous = row["row_hash"] = row_hash(previous, row)
+        chained.append(row)
+    conn.execute(insert(schema.audit_event), chained)
+
+
+def hash_unhashed(conn: Connection) -> int:
+    """Give every row without a hash its hash, in id order (rows written before the chain
+    existed). Returns how many. Runs before the append-only trigger exists."""
+    a = schema.audit_event.c
+    first = conn.execute(select(a.id).where(a.row_hash.is_(None)).order_by(a.id).limit(1))
+    start = first.scalar()
+    if start is None:
+        return 0
+    before = conn.execute(
+        select(a.row_hash).where(a.id < start).order_by(a.id.desc()).limit(1)
+    ).scalar()
+    previous = before or ""
+    updates = []
+    for row in conn.execute(
+        select(a.id, *(a[f] for f in _FIELDS)).where(a.id >= start).order_by(a.id)
+    ):
+        previous = row_hash(previous, row)
+        updates.append({"row_id": row.id, "h": previous})
+    conn.execute(text("UPDATE audit_event SET row_hash = :h WHERE id = :row_id"), updates)
+    return len(updates)
+
+
+@dataclass(frozen=True)
+class Break:
+    row_id: int
+    missing: bool  # no hash at all (written by something other than Permit Desk)
+
+
+def breaks(conn: Connection) -> Iterator[Break]:
+    """Rows whose hash does not follow from the row before them, in id order."""
+    a = schema.audit_event.c
+    previous = ""
+    result = conn.execution_options(yield_per=5_000).execute(
+        select(a.id, a.row_hash, *(a[f] for f in _FIELDS)).order_by(a.id)
+    )
+    for row in result:
+        if row.row_hash is None:
+            yield Break(int(row.id), missing=True)
+        elif row_hash(previous, row) != row.row_hash:
+            yield Break(int(row.id), missing=False)
+        # Chain on the stored hash: one tampered row is reported once, not with every later row.
+        previous = row.row_hash or ""
