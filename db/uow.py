@@ -64,6 +64,14 @@ class SqlRepository(Generic[T]):
     def get(self, id: int) -> T | None:
         return self.session.get(self.cls, id)
 
+    def get_for_update(self, id: int) -> T | None:
+        """The row locked until the transaction ends, read afresh (PostgreSQL FOR UPDATE: a
+        second workstation deciding on it waits, then sees this one's result; SQLite's writing
+        transaction began IMMEDIATE already)."""
+        # OF the record's own table: its eagerly joined rows (outer joins) cannot be locked.
+        table = class_mapper(self.cls).local_table
+        return self.session.get(self.cls, id, with_for_update={"of": table}, populate_existing=True)
+
     def add(self, obj: T) -> None:
         self.session.add(obj)
 
@@ -74,11 +82,6 @@ class MunicipalityRepo(SqlRepository[Municipality]):
 
     def all(self) -> list[Municipality]:
         return list(self.session.scalars(select(Municipality).order_by(Municipality.id)))  # type: ignore[arg-type]
-
-    def get_for_update(self, id: int) -> Municipality | None:
-        # FOR UPDATE on PostgreSQL (a second administrator's save waits and then sees this one);
-        # SQLite's writing transaction began IMMEDIATE already.
-        return self.session.get(Municipality, id, with_for_update=True)
 
     def letterhead_as_of(self, id: int, at: datetime | date | None) -> Letterhead:
         return letterheads.letterhead_as_of(self.session.connection(), id, at)
@@ -95,9 +98,6 @@ class UserRepo(SqlRepository[User]):
             self.session.scalar(select(func.count()).select_from(u).where(u.c.system.is_(False)))
             or 0
         )
-
-    def get_for_update(self, id: int) -> User | None:
-        return self.session.get(User, id, with_for_update=True)
 
     def administrators_for_update(self) -> list[User]:
         u = schema.app_user

@@ -156,7 +156,10 @@ def assess_fees(
     """Price the permit with the version in effect on its date and store the lines with it."""
     require(actor, Permission.TAKE_APPLICATION)
     with uow:
-        permit = uow.permits.get(permit_id)
+        uow.act_as(actor, clock.now())
+        # Locked before "already assessed?" is asked: two clerks assessing at once would
+        # otherwise both find no lines and charge the permit twice.
+        permit = uow.permits.get_for_update(permit_id)
         if permit is None:
             raise NotFound(f"permit #{permit_id} does not exist")
         if uow.fees.lines_for(permit_id):
@@ -170,7 +173,7 @@ def assess_fees(
         version = _version_on(schedule, day)
         result = price(version, request, is_holiday)
         assert version.id is not None
-        uow.act_as(actor, clock.now())
+        uow.act_as(actor, clock.now())  # _schedule may have imported the shipped one as no one
         entered = {q.code: q for q in request.items}
         for line in result.lines:
             q = entered.get(line.code)

@@ -58,7 +58,8 @@ REVOCATION_REASONS = {
 
 
 def _get(uow: UnitOfWork, permit_id: int) -> Permit:
-    permit = uow.permits.get(permit_id)
+    """The permit, locked: the rule is checked on what another workstation just committed."""
+    permit = uow.permits.get_for_update(permit_id)
     if permit is None:
         raise NotFound(f"permit #{permit_id} does not exist")
     return permit

@@ -180,9 +180,19 @@ def issue_permit(
         uow.act_as(actor, clock.now())
         permit = _get(uow, permit_id)
         if permit.status in NUMBERED_STATUSES:
-            raise RuleViolation(f"Permit {permit.number} is already issued.")
+            by = uow.users.get(permit.issued_by_id) if permit.issued_by_id else None
+            raise RuleViolation(
+                f"Permit {permit.number} was already issued"
+                + (f" on {permit.issued_on:%m/%d/%Y}" if permit.issued_on else "")
+                + (f" by {by.full_name}" if by is not None else "")
+                + "."
+            )
         if permit.status in (PermitStatus.WITHDRAWN, PermitStatus.DENIED):
-            raise RuleViolation(f"A {permit.status.label.lower()} application cannot be issued.")
+            raise RuleViolation(
+                f"This application was {permit.status.label.lower()}"
+                + (f" on {permit.status_date:%m/%d/%Y}" if permit.status_date else "")
+                + "; it cannot be issued."
+            )
         if permit.applied_on and day < permit.applied_on:
             raise ValidationError("issue date", "is before the application date")
         # Every condition of the ordinance, each in words with its section (issue 4).
@@ -281,7 +291,8 @@ def record_damage(
 
 
 def _get(uow: UnitOfWork, permit_id: int) -> Permit:
-    permit = uow.permits.get(permit_id)
+    """The permit, locked: the rule is checked on what another workstation just committed."""
+    permit = uow.permits.get_for_update(permit_id)
     if permit is None:
         raise NotFound(f"permit #{permit_id} does not exist")
     return permit

@@ -39,6 +39,11 @@ T = TypeVar("T")
 class Repository(Protocol[T]):
     def get(self, id: int) -> T | None: ...
 
+    def get_for_update(self, id: int) -> T | None:
+        """The record, its row locked until the transaction ends: a service that decides on
+        a record takes it this way before it checks the rule."""
+        ...
+
     def add(self, obj: T) -> None: ...
 
 
@@ -46,10 +51,6 @@ class MunicipalityRepository(Repository[Municipality], Protocol):
     def by_key(self, key: str) -> Municipality | None: ...
 
     def all(self) -> list[Municipality]: ...
-
-    def get_for_update(self, id: int) -> Municipality | None:
-        """The municipality, its row locked until the transaction ends."""
-        ...
 
     def letterhead_as_of(self, id: int, at: datetime | date | None) -> Letterhead:
         """The letterhead a document of the municipality dated `at` prints (None: now)."""
@@ -63,10 +64,6 @@ class UserRepository(Repository[User], Protocol):
 
     def count(self) -> int:
         """People: the built-in command-line actor is not counted."""
-        ...
-
-    def get_for_update(self, id: int) -> User | None:
-        """The user's row, locked until the transaction ends (PostgreSQL)."""
         ...
 
     def administrators_for_update(self) -> list[User]:
