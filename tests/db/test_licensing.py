@@ -182,10 +182,12 @@ def test_a_licence_is_revoked_after_complaint_hearing_and_finding_in_that_order(
         )
         counts = lq.licence_counts(conn, reg.municipality_id, date(2026, 4, 22))
         audit = conn.execute(
-            select(schema.audit_event.c.action).where(
+            select(schema.audit_event.c.action)
+            .where(
                 schema.audit_event.c.entity == "city_licence",
                 schema.audit_event.c.entity_id == licence,
             )
+            .order_by(schema.audit_event.c.id)
         ).all()
     assert line.status_on(date(2026, 4, 22)) is LicenceStatus.REVOKED
     assert (line.complaint_on, line.hearing_on, line.revoked_on) == (
