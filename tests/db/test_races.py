@@ -10,7 +10,6 @@ import threading
 from collections.abc import Callable
 from decimal import Decimal
 
-import pytest
 from sqlalchemy import func, select
 
 from db import schema
@@ -167,8 +166,3 @@ def test_two_edits_at_once_each_record_the_value_they_replaced(
     # An unbroken chain of values: each edit's old value is the one the edit before it wrote.
     for before, after in itertools.pairwise(steps):
         assert after["old"] == before["new"]
-
-
-@pytest.fixture(autouse=True)
-def _quick_argon(cheap_password_hashing: None) -> None:
-    """(The shared fixture already makes hashing cheap; named here for the reader.)"""
