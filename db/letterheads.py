@@ -10,6 +10,7 @@ from sqlalchemy import ColumnElement, Connection, case, select
 
 from db import schema
 from desk.domain.documents import Letterhead
+from desk.errors import NotFound
 
 
 def _moment(at: datetime | date | None) -> datetime:
@@ -22,12 +23,13 @@ def _moment(at: datetime | date | None) -> datetime:
     return datetime.combine(at, time.max, tzinfo=UTC)
 
 
-def letterhead_as_of(
+def find_letterhead(
     conn: Connection, municipality_id: int, at: datetime | date | None = None
-) -> Letterhead:
+) -> Letterhead | None:
     """The latest letterhead version effective at `at` (None: now; a date: the end of that day,
     UTC), with its logo and signature images; the municipality row itself when it has no
-    version then (a database not yet given its first version). One query."""
+    version then (a database not yet given its first version); None when there is no such
+    municipality. One query."""
     m, v = schema.municipality, schema.letterhead_version
     logo, sig = schema.municipality_image.alias("logo"), schema.municipality_image.alias("sig")
     latest = (
@@ -60,7 +62,9 @@ def letterhead_as_of(
             .outerjoin(sig, sig.c.id == pick(v.c.signature_image_id, m.c.signature_image_id))
         )
         .where(m.c.id == municipality_id)
-    ).one()
+    ).first()
+    if row is None:
+        return None
     return Letterhead(
         [str(x) for x in (row.letterhead or [])],
         name=str(row.name or ""),
@@ -71,6 +75,16 @@ def letterhead_as_of(
         logo=bytes(row.logo) if row.logo else None,
         signature=bytes(row.signature) if row.signature else None,
     )
+
+
+def letterhead_as_of(
+    conn: Connection, municipality_id: int, at: datetime | date | None = None
+) -> Letterhead:
+    """find_letterhead of a municipality that exists."""
+    head = find_letterhead(conn, municipality_id, at)
+    if head is None:
+        raise NotFound(f"municipality #{municipality_id} does not exist")
+    return head
 
 
 def signer(conn: Connection, user_id: int | None, letterhead: Letterhead) -> tuple[str, str]:

@@ -49,9 +49,6 @@ def _like(text: str) -> str:
 
 def letterhead(conn: Connection, municipality_id: int, on: date | None = None) -> Letterhead:
     """The letterhead in force on `on` (a document's date; None: now)."""
-    m = schema.municipality
-    if conn.execute(select(m.c.id).where(m.c.id == municipality_id)).first() is None:
-        raise NotFound(f"municipality #{municipality_id} does not exist")
     head = letterhead_as_of(conn, municipality_id, on)
     return Letterhead(
         municipality_name=head.name,

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import Connection, Select, and_, func, select
 
 from db import schema
-from db.letterheads import letterhead_as_of, signer
+from db.letterheads import find_letterhead, letterhead_as_of, signer
 from desk.domain import documents as docs
 from desk.domain.credentials import HeldCredential
 from desk.domain.enums import PartyRole
@@ -312,10 +312,7 @@ def fee_version_sources(conn: Connection, municipality_id: int) -> dict[int, tup
 def municipality_letterhead(conn: Connection, municipality_id: int) -> docs.Letterhead:
     """The letterhead in force now, printed at the top of the municipality's letters, quotes
     and reports (with its logo); empty when the municipality does not exist."""
-    m = schema.municipality
-    if conn.execute(select(m.c.id).where(m.c.id == municipality_id)).first() is None:
-        return docs.Letterhead()
-    return letterhead_as_of(conn, municipality_id, None)
+    return find_letterhead(conn, municipality_id, None) or docs.Letterhead()
 
 
 def is_demo(conn: Connection) -> bool:

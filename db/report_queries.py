@@ -873,11 +873,7 @@ def c404_report(
 ) -> r.C404Report:
     head = heading(conn, municipality_id)
     if threshold is None:
-        raw = head.setting(r.HIGH_VALUE_SETTING, "")
-        try:
-            threshold = Decimal(raw) if raw else r.DEFAULT_HIGH_VALUE
-        except ArithmeticError:
-            threshold = r.DEFAULT_HIGH_VALUE
+        threshold = r.high_value_threshold(head.setting(r.HIGH_VALUE_SETTING, ""))
     rows = conn.execute(
         select(
             p.c.id,

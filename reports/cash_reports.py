@@ -134,11 +134,8 @@ def pdf_table(
 def page_header(
     municipality: str, letterhead: Sequence[str], st: dict[str, Any], page: tuple[float, float]
 ) -> list[Flowable]:
-    """reports.common.header with its rule as wide as this page (landscape too)."""
-    out = header(municipality, letterhead, st)
-    rule = Table([[""]], colWidths=[page[0] - 2 * MARGIN - 12], rowHeights=[6])
-    rule.setStyle(TableStyle([("LINEBELOW", (0, 0), (-1, -1), 1, RULE)]))
-    return [rule if isinstance(f, Table) else f for f in out]
+    """reports.common.header as wide as this page (landscape too)."""
+    return header(municipality, letterhead, st, page[0] - 2 * MARGIN - 12)
 
 
 def _heading(text: str, st: dict[str, Any]) -> list[Flowable]:

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from db.database import Database
 from desk.clock import Clock, SystemClock
 from desk.domain.model import Actor
+from desk.services import users
 from ui import workers
 from ui.presenters.first_run import AdminForm, create_administrator, municipality_choices
 
@@ -150,6 +151,9 @@ class FirstRunDialog(QDialog):
         form.addRow("&Full name", self.full_name_edit)
         form.addRow("&Password", self.password_edit)
         form.addRow("Password (&again)", self.password_again_edit)
+        rule = QLabel(users.PASSWORD_RULE)
+        rule.setObjectName("noteText")
+        rule.setWordWrap(True)
         hint = QLabel(
             "After signing in, add the other users under Administration → Users and set the "
             "letterhead under Administration → Municipality."
@@ -174,6 +178,7 @@ class FirstRunDialog(QDialog):
         layout.addWidget(heading)
         layout.addWidget(hint)
         layout.addLayout(form)
+        layout.addWidget(rule)
         layout.addWidget(self.admin_error)
         layout.addStretch(1)
         layout.addWidget(buttons)

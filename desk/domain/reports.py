@@ -729,6 +729,17 @@ C404_LABELS = {
 DEFAULT_HIGH_VALUE = Decimal(1_000_000)
 HIGH_VALUE_SETTING = "c404_high_value"
 
+
+def high_value_threshold(raw: object) -> Decimal:
+    """The threshold a municipality set (stored as text), or the default when it set none or
+    the stored text is not a positive amount."""
+    try:
+        value = Decimal(str(raw)) if raw not in (None, "") else DEFAULT_HIGH_VALUE
+    except ArithmeticError:
+        return DEFAULT_HIGH_VALUE
+    return value if value.is_finite() and value > 0 else DEFAULT_HIGH_VALUE
+
+
 # Who owns the building, as the intake form records it in the permit's work facts:
 # work_details[OWNERSHIP] = PUBLIC ("Owner is a government body or public housing authority") or
 # PRIVATE. Form C-404 counts new privately owned housing only; publicly owned housing is left

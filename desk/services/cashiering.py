@@ -295,23 +295,11 @@ def map_fee_code(
         uow.commit()
 
 
-def set_cashiering_settings(
-    uow: UnitOfWork, clock: Clock, actor: Actor, municipality_id: int, changes: dict[str, Any]
-) -> CashieringSettings:
-    """Change the municipality's cashiering settings (withdrawn_refund, nsf_charge, ...)."""
-    require(actor, Permission.MANAGE_MUNICIPALITY)
-    with uow:
-        uow.act_as(actor, clock.now())
-        parsed = apply_cashiering_settings(uow, _municipality(uow, municipality_id), changes)
-        uow.commit()
-        return parsed
-
-
 def apply_cashiering_settings(
     uow: UnitOfWork, muni: Municipality, changes: dict[str, Any]
 ) -> CashieringSettings:
-    """Check and set the changes inside the caller's transaction (also used by
-    desk.services.municipality); a ValidationError names the setting."""
+    """Check and set the changes inside the caller's transaction (the Municipality screen's
+    service, desk.services.municipality); a ValidationError names the setting."""
     current = dict(muni.settings.get("cashiering") or {})
     current.update({k: v for k, v in changes.items()})
     unknown = sorted(set(current) - set(SETTING_KEYS))

@@ -7,6 +7,7 @@ desk.services.cashiering (one place), the vacate period by desk.domain.licensing
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
@@ -20,7 +21,7 @@ from desk.domain.cashiering import CashieringSettings, parse_settings, shipped_l
 from desk.domain.model import Actor, Municipality
 from desk.domain.municipality import ImageKind, LetterheadVersion, MunicipalityImage
 from desk.domain.permissions import Permission, require
-from desk.domain.reports import DEFAULT_HIGH_VALUE, HIGH_VALUE_SETTING
+from desk.domain.reports import HIGH_VALUE_SETTING, high_value_threshold
 from desk.errors import NotFound, ValidationError
 from desk.services import cashiering
 from desk.services.fees import FEE_DATE_SETTING
@@ -111,8 +112,8 @@ def _cashiering_raw(muni: Municipality) -> dict[str, object]:
     return raw
 
 
-def _cashiering_text(key: str, raw: object) -> str | bool:
-    """One cashiering setting as the screen shows it (checked by parse_settings)."""
+def _cashiering_text(key: str, raw: Mapping[str, object]) -> str | bool:
+    """One cashiering setting of `raw` as the screen shows it (checked by parse_settings)."""
     value = _canonical(key, raw)
     if isinstance(value, bool):
         return value
@@ -123,10 +124,11 @@ def _cashiering_text(key: str, raw: object) -> str | bool:
     return "" if value is None else str(value)
 
 
-def _canonical(key: str, raw: object) -> Any:
-    """The meaning of one cashiering setting, for telling a real change from retyping."""
+def _canonical(key: str, raw: Mapping[str, object]) -> Any:
+    """The meaning of one cashiering setting of `raw` (parse_settings' default when `raw` has
+    none), for telling a real change from retyping."""
     try:
-        parsed: CashieringSettings = parse_settings({key: raw})
+        parsed: CashieringSettings = parse_settings({key: raw[key]} if key in raw else {})
     except ValidationError as e:
         raise ValidationError(rules.LABELS.get(e.field, e.field), e.message) from None
     return {
@@ -142,11 +144,9 @@ def _canonical(key: str, raw: object) -> Any:
 
 def _c404_threshold(muni: Municipality) -> Decimal:
     section = muni.settings.get(REPORTS_KEY) if isinstance(muni.settings, dict) else None
-    raw = section.get(HIGH_VALUE_SETTING) if isinstance(section, dict) else None
-    try:
-        return rules.check_c404_threshold(raw) if raw not in (None, "") else DEFAULT_HIGH_VALUE
-    except ValidationError:
-        return DEFAULT_HIGH_VALUE  # as db.report_queries.c404_report reads a bad value
+    return high_value_threshold(
+        section.get(HIGH_VALUE_SETTING) if isinstance(section, dict) else None
+    )
 
 
 def _fee_date(muni: Municipality) -> str:
@@ -174,9 +174,7 @@ def municipality_settings(uow: UnitOfWork, municipality_id: int) -> Municipality
             treasurer_name=muni.treasurer_name or "",
             logo=_image(uow, muni.logo_image_id),
             signature=_image(uow, muni.signature_image_id),
-            cashiering=tuple(
-                (k, _cashiering_text(k, raw.get(k, _default_raw(k)))) for k in CASHIERING_KEYS
-            ),
+            cashiering=tuple((k, _cashiering_text(k, raw)) for k in CASHIERING_KEYS),
             vacate_days=licensing_rules.vacate_period(muni.settings),
             fee_schedule_date=_fee_date(muni),
             c404_high_value=_c404_threshold(muni),
@@ -274,27 +272,11 @@ def _vacate_days(value: Any) -> int:
 def _cashiering_changes(muni: Municipality, changes: dict[str, Any]) -> dict[str, object]:
     """The cashiering settings that really change, in the form the profile stores them."""
     raw = _cashiering_raw(muni)
-    out: dict[str, object] = {}
-    for key in CASHIERING_KEYS:
-        if key not in changes:
-            continue
-        new = _canonical(key, changes[key])  # checks it, naming the field
-        if new != _canonical(key, raw.get(key, _default_raw(key))):
-            out[key] = _cashiering_text(key, changes[key])
-    return out
-
-
-_DEFAULT_RAW: dict[str, object] = {
-    "no_refund_once_issued": False,
-    "withdrawn_refund": "full",
-    "denied_refund": "full",
-    "nsf_charge": "0",
-}
-
-
-def _default_raw(key: str) -> object:
-    """A cashiering setting neither the shipped file nor the profile sets (parse_settings)."""
-    return _DEFAULT_RAW.get(key, "")
+    return {
+        key: _cashiering_text(key, changes)
+        for key in CASHIERING_KEYS
+        if key in changes and _canonical(key, changes) != _canonical(key, raw)
+    }
 
 
 # --- the logo and the signature ------------------------------------------------------------------
@@ -318,67 +300,3 @@ def _add_image(
     assert image.id is not None
     setattr(muni, kind.column, image.id)
     return image.id
-
-
-def store_image(
-    uow: UnitOfWork,
-    clock: Clock,
-    actor: Actor,
-    municipality_id: int,
-    kind: ImageKind | str,
-    content: bytes,
-) -> int:
-    """Keep a new logo or signature (PNG or JPEG, at most 1 MB) and print it from now on (a new
-    letterhead version). Earlier images stay: documents printed with them reprint with them.
-    The image's own first bytes decide its type, never a file name: a renamed file lies."""
-    which = ImageKind(kind)
-    update_municipality(uow, clock, actor, municipality_id, {which.value: content})
-    with uow:
-        image_id = getattr(_municipality(uow, municipality_id), which.column)
-    assert isinstance(image_id, int)
-    return image_id
-
-
-def remove_image(
-    uow: UnitOfWork, clock: Clock, actor: Actor, municipality_id: int, kind: ImageKind | str
-) -> bool:
-    """Print no logo (signature) from now on; the image stays for the documents that had it.
-    False when there was none."""
-    which = ImageKind(kind)
-    return bool(update_municipality(uow, clock, actor, municipality_id, {which.value: None}))
-
-
-@dataclass(frozen=True)
-class PrintedVersion:
-    """One letterhead version, read (a plain copy: it crosses threads)."""
-
-    id: int
-    effective_at: datetime
-    name: str
-    letterhead: tuple[str, ...]
-    address: str
-    inspector_name: str
-    inspector_title: str
-    treasurer_name: str
-    logo_image_id: int | None
-    signature_image_id: int | None
-
-
-def letterhead_versions(uow: UnitOfWork, municipality_id: int) -> list[PrintedVersion]:
-    """Every version, oldest first."""
-    with uow:
-        return [
-            PrintedVersion(
-                id=v.id or 0,
-                effective_at=v.effective_at,
-                name=v.name,
-                letterhead=tuple(v.letterhead or ()),
-                address=v.address,
-                inspector_name=v.inspector_name,
-                inspector_title=v.inspector_title,
-                treasurer_name=v.treasurer_name,
-                logo_image_id=v.logo_image_id,
-                signature_image_id=v.signature_image_id,
-            )
-            for v in _versions(uow, municipality_id)
-        ]

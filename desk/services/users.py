@@ -17,7 +17,6 @@ from desk.errors import AuthenticationFailed, NotFound, ValidationError
 from desk.services.uow import UnitOfWork
 
 _hasher = PasswordHasher()
-MIN_PASSWORD_LENGTH = passwords.MIN_LENGTH
 PASSWORD_RULE = passwords.RULE
 # The built-in actor of `permitdesk users ...`: a space keeps it apart from every user name a
 # person can be given, and the audit trail shows it as it is.

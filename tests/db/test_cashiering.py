@@ -37,6 +37,7 @@ from desk.errors import PermissionDenied, RuleViolation, ValidationError
 from desk.fees.engine import QuoteItem, QuoteRequest
 from desk.services import cashiering as cash
 from desk.services import fees, permits
+from desk.services.municipality import update_municipality
 from tests.conftest import reset_postgres
 from tests.factories import Register, application, seed_register
 
@@ -278,7 +279,7 @@ def _deposit(office: Office) -> int:
 def test_a_returned_check_puts_the_permit_back_to_unpaid_with_the_nsf_charge(
     office: Office,
 ) -> None:
-    cash.set_cashiering_settings(
+    update_municipality(  # Administration → Municipality
         office.uow,
         office.clock,
         office.reg.admin,
@@ -612,7 +613,7 @@ def test_the_administrative_cost_booked_apart_goes_to_its_own_account(office: Of
         AccountKind.REVENUE,
         AccountPurpose.ADMIN_COST,
     )
-    cash.set_cashiering_settings(
+    update_municipality(
         uow, clock, reg.admin, reg.municipality_id, {"admin_cost_account": "100-44390"}
     )
     balance = cash.permit_balance(uow, clock, office.house)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pypdf
 from sqlalchemy import func, insert, select, update
 
-from db import queries, schema
+from db import cash_queries, queries, schema
 from db import report_queries as rq
 from db.database import Database
 from db.letterheads import letterhead_as_of
@@ -20,6 +20,7 @@ from desk.clock import FixedClock
 from desk.domain.documents import Letterhead
 from desk.fees.engine import QuoteItem, QuoteRequest
 from desk.services import cashiering, fees, permits
+from reports.cash_reports import render_daily_cash_pdf
 from reports.common import signature_image
 from reports.council import render_annual_pdf
 from reports.permit_card import render_permit_card
@@ -207,6 +208,14 @@ def test_a_reprinted_card_keeps_its_letterhead_and_a_later_receipt_prints_the_ne
     render_annual_pdf(annual, tmp_path / "annual.pdf")
     assert NEW_LINE in pdf_text(tmp_path / "annual.pdf")
     assert image_count(tmp_path / "annual.pdf") >= 1
+
+    # The treasurer's landscape reports widen the header to their page, logo and all.
+    with database.read() as conn:
+        cash_day = cash_queries.daily_cash(conn, mid, date(2026, 3, 10))
+    export = tmp_path / "daily-cash.pdf"
+    render_daily_cash_pdf(cash_day, export)
+    assert NEW_LINE in pdf_text(export)
+    assert image_count(export) == 1
 
 
 def test_a_corrupt_logo_is_left_out_and_the_document_still_prints(

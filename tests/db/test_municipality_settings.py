@@ -46,6 +46,26 @@ def _audit(database: Database, entity: str) -> list[Any]:
         return list(conn.execute(select(a).where(a.c.entity == entity).order_by(a.c.id)))
 
 
+def _versions(database: Database, municipality_id: int) -> list[Any]:
+    """The municipality's letterhead versions, oldest first."""
+    v = schema.letterhead_version
+    with database.read() as conn:
+        return list(
+            conn.execute(select(v).where(v.c.municipality_id == municipality_id).order_by(v.c.id))
+        )
+
+
+def _store(
+    database: Database, clock: FixedClock, actor: Any, municipality_id: int, kind: str, data: bytes
+) -> int:
+    """Save a new logo or signature as the screen does; the new image's id."""
+    svc.update_municipality(database.uow(), clock, actor, municipality_id, {str(kind): data})
+    shown = svc.municipality_settings(database.uow(), municipality_id)
+    image = shown.logo if kind == "logo" else shown.signature
+    assert image is not None
+    return image.id
+
+
 def _changes(row: Any) -> list[dict[str, Any]]:
     return row.changes if isinstance(row.changes, list) else json.loads(row.changes)
 
@@ -53,7 +73,7 @@ def _changes(row: Any) -> list[dict[str, Any]]:
 def test_a_new_municipality_prints_with_its_first_version_from_1900(
     database: Database, reg: Register
 ) -> None:
-    versions = svc.letterhead_versions(database.uow(), reg.municipality_id)
+    versions = _versions(database, reg.municipality_id)
     assert [(v.effective_at, v.name, v.inspector_title) for v in versions] == [
         (FIRST_VERSION_FROM, "City of Glendale", "Building Inspector")
     ]
@@ -85,7 +105,7 @@ def test_changing_the_inspectors_title_writes_one_audit_row_and_a_new_letterhead
         }
     ]
     assert rows[0].user_id == reg.admin.user_id
-    versions = svc.letterhead_versions(database.uow(), reg.municipality_id)
+    versions = _versions(database, reg.municipality_id)
     assert [(v.effective_at, v.inspector_title) for v in versions] == [
         (FIRST_VERSION_FROM, "Building Inspector"),
         (clock.now(), "Building Inspector & Zoning Administrator"),
@@ -106,7 +126,7 @@ def test_saving_nothing_new_writes_nothing(
         == ()
     )
     assert len(_audit(database, "municipality")) == before
-    assert len(svc.letterhead_versions(database.uow(), reg.municipality_id)) == 1
+    assert len(_versions(database, reg.municipality_id)) == 1
 
 
 def test_a_clerk_may_not_change_the_municipality(
@@ -117,7 +137,7 @@ def test_a_clerk_may_not_change_the_municipality(
             database.uow(), clock, reg.clerk, reg.municipality_id, {"treasurer_name": "X"}
         )
     with pytest.raises(PermissionDenied):
-        svc.store_image(database.uow(), clock, reg.clerk, reg.municipality_id, "logo", PNG)
+        _store(database, clock, reg.clerk, reg.municipality_id, "logo", PNG)
     assert svc.municipality_settings(database.uow(), reg.municipality_id).treasurer_name == ""
 
 
@@ -180,35 +200,28 @@ def test_the_settings_are_stored_in_the_profile_under_their_keys(
     assert (shown.vacate_days, shown.fee_schedule_date) == (45, "issue")
     assert shown.c404_high_value == Decimal(750000)
     # Settings are not printed: still the first letterhead version only.
-    assert len(svc.letterhead_versions(database.uow(), reg.municipality_id)) == 1
+    assert len(_versions(database, reg.municipality_id)) == 1
 
 
 def test_a_text_file_renamed_png_is_refused_as_a_logo(
     database: Database, clock: FixedClock, reg: Register
 ) -> None:
     with pytest.raises(ValidationError) as e:
-        svc.store_image(
-            database.uow(),
-            clock,
-            reg.admin,
-            reg.municipality_id,
-            ImageKind.LOGO,
-            b"City of Glendale letterhead\n",
+        _store(
+            database, clock, reg.admin, reg.municipality_id, ImageKind.LOGO, b"City letterhead\n"
         )
     assert str(e.value) == "Logo: the file is not a PNG or JPEG image"
     with pytest.raises(ValidationError, match="at most 1 MB"):
-        svc.store_image(
-            database.uow(), clock, reg.admin, reg.municipality_id, "signature", PNG * 9000
-        )
+        _store(database, clock, reg.admin, reg.municipality_id, "signature", PNG * 9000)
     assert svc.municipality_settings(database.uow(), reg.municipality_id).logo is None
 
 
 def test_a_second_logo_keeps_the_first_and_the_earlier_version_still_prints_it(
     database: Database, clock: FixedClock, reg: Register
 ) -> None:
-    first = svc.store_image(database.uow(), clock, reg.admin, reg.municipality_id, "logo", PNG)
+    first = _store(database, clock, reg.admin, reg.municipality_id, "logo", PNG)
     clock.advance(timedelta(days=1))
-    second = svc.store_image(database.uow(), clock, reg.admin, reg.municipality_id, "logo", JPEG)
+    second = _store(database, clock, reg.admin, reg.municipality_id, "logo", JPEG)
     assert first != second
     with database.read() as conn:
         images = conn.execute(
@@ -217,7 +230,7 @@ def test_a_second_logo_keeps_the_first_and_the_earlier_version_still_prints_it(
             )
         ).all()
     assert [tuple(r) for r in images] == [(first, "image/png"), (second, "image/jpeg")]
-    versions = svc.letterhead_versions(database.uow(), reg.municipality_id)
+    versions = _versions(database, reg.municipality_id)
     assert [v.logo_image_id for v in versions] == [None, first, second]
     shown = svc.municipality_settings(database.uow(), reg.municipality_id)
     assert shown.logo is not None and shown.logo.id == second and shown.logo.content == JPEG
@@ -227,11 +240,14 @@ def test_a_second_logo_keeps_the_first_and_the_earlier_version_still_prints_it(
     assert content == [{"field": "content", "old": None, "new": "<image 128 bytes>"}]
     # Removing it prints no logo from now on; the image stays for the versions that had it.
     clock.advance(timedelta(days=1))
-    assert svc.remove_image(database.uow(), clock, reg.admin, reg.municipality_id, "logo")
-    versions = svc.letterhead_versions(database.uow(), reg.municipality_id)
+    remove = {"logo": None}
+    assert svc.update_municipality(database.uow(), clock, reg.admin, reg.municipality_id, remove)
+    versions = _versions(database, reg.municipality_id)
     assert [v.logo_image_id for v in versions] == [None, first, second, None]
     assert svc.municipality_settings(database.uow(), reg.municipality_id).logo is None
-    assert not svc.remove_image(database.uow(), clock, reg.admin, reg.municipality_id, "logo")
+    assert not svc.update_municipality(
+        database.uow(), clock, reg.admin, reg.municipality_id, remove
+    )
 
 
 def test_a_returned_check_carries_the_nsf_charge_set_on_the_municipality_screen(

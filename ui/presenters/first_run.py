@@ -7,6 +7,7 @@ from typing import Any
 
 from desk.clock import Clock
 from desk.domain.model import Actor
+from desk.domain.passwords import password_problem
 from desk.errors import ValidationError
 from desk.services import setup, users
 from desk.services.uow import UnitOfWork
@@ -58,8 +59,9 @@ def check_admin_form(form: AdminForm) -> FieldError | None:
         return _error("user name", "enter a user name without spaces")
     if not form.full_name.strip():
         return _error("full name", "enter the person's name")
-    if len(form.password) < users.MIN_PASSWORD_LENGTH:
-        return _error("password", f"use at least {users.MIN_PASSWORD_LENGTH} characters")
+    weak = password_problem(form.password, form.username.strip())
+    if weak is not None:
+        return _error("password", weak)
     if form.password != form.password_again:
         return _error("password (again)", "the two passwords differ; type the same one twice")
     return None

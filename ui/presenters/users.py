@@ -22,7 +22,7 @@ ROLE_HELP: dict[Role, str] = {
     Role.INSPECTOR: "reviews plans, issues permits, inspects",
     Role.ENGINEER: "keeps the parties and their credentials",
     Role.TREASURER: "reconciles turnovers, refunds, returned checks",
-    Role.ADMINISTRATOR: "users, the municipality's settings, fee schedules, GL accounts",
+    Role.ADMINISTRATOR: "users, the municipality, fees and GL accounts",
 }
 
 # The service names fields in words; the dialogs know their boxes by these keys.
