@@ -119,7 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="delete an existing SQLite file first (default: refuse to touch it)",
     )
 
-    db = sub.add_parser("db", help="create, upgrade, check or back up a database")
+    db = sub.add_parser("db", help="create, upgrade, check, back up or restore a database")
     dbsub = db.add_subparsers(dest="db_command", required=True, parser_class=_Parser)
     init = dbsub.add_parser(
         "init", help="create a new, empty register (a new file or an empty PostgreSQL database)"
@@ -148,6 +148,14 @@ def build_parser() -> argparse.ArgumentParser:
                 action="store_true",
                 help="PostgreSQL: upgrade without a pg_dump backup (default: refuse without one)",
             )
+    restore = dbsub.add_parser(
+        "restore",
+        help="replace an SQLite database with a checked backup (the current file is kept first)",
+    )
+    restore.add_argument(
+        "--from", dest="source", required=True, metavar="BACKUP", help="the backup file"
+    )
+    _add_db_options(restore)
     life = sub.add_parser("lifecycle", help="permit deadlines")
     lifesub = life.add_subparsers(dest="lifecycle_command", required=True, parser_class=_Parser)
     sweep = lifesub.add_parser("sweep", help="mark permits whose deadline has passed expired")
@@ -209,7 +217,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _url(args: argparse.Namespace) -> str:
     from permitdesk.config import resolve_url
 
-    must_exist = args.command == "db" and args.db_command not in ("use", "init")
+    must_exist = args.command == "db" and args.db_command not in ("use", "init", "restore")
     if getattr(args, "db", None) and must_exist and not Path(args.db).exists():
         raise UsageError(f"no database file at {args.db}")
     return resolve_url(getattr(args, "db", None), getattr(args, "database_url", None))
@@ -229,6 +237,8 @@ def cmd_db(args: argparse.Namespace) -> int:
         save_database_url(url)
         print(f"Permit Desk will open {database.where} (saved in {settings_file()}).")
         return 0
+    if args.db_command == "restore":
+        return _restore(url, Path(args.source))
     if args.db_command == "init":
         database = open_database(url, create=True)
         database.close()
@@ -269,6 +279,29 @@ def cmd_db(args: argparse.Namespace) -> int:
         database.close()
 
 
+def _restore(url: str, source: Path) -> int:
+    """`db restore`: SQLite only; a PostgreSQL register comes back with pg_restore."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    from db.restore import restore_sqlite
+
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise UsageError(f"'{url}' is not a database URL") from None
+    if parsed.get_backend_name() == "postgresql":
+        raise UsageError(
+            "db restore restores SQLite files only; restore a PostgreSQL database with "
+            "pg_restore from the pg_dump file that `permitdesk db upgrade` wrote"
+        )
+    if parsed.get_backend_name() != "sqlite" or not parsed.database:
+        raise UsageError("db restore needs an SQLite database file: give --db PATH")
+    for line in restore_sqlite(source, Path(parsed.database)).lines():
+        print(line)
+    return 0
+
+
 def _pg_dump_before_upgrade(database: Any, args: argparse.Namespace) -> Path | None:
     """A PostgreSQL register behind this Permit Desk is dumped (custom format) before
     `db upgrade` changes it; the file's path, or None when there is nothing to upgrade."""
@@ -297,7 +330,8 @@ def _pg_dump_before_upgrade(database: Any, args: argparse.Namespace) -> Path | N
     url = engine.url
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     out = Path(args.out or f"{url.database}.before-{HEAD}-{stamp}.dump")
-    libpq = url.set(drivername="postgresql", password=None).render_as_string()
+    # URL.set(password=None) keeps the password (rendered "***"); libpq gets PGPASSWORD instead.
+    libpq = url._replace(drivername="postgresql", password=None).render_as_string()
     env = dict(os.environ)
     if url.password:
         env["PGPASSWORD"] = str(url.password)  # not on the command line, where ps shows it
