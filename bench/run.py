@@ -7,9 +7,14 @@
 3. Search-as-you-type: count + first page of 200 per typed text, as the permits view runs it per
    keystroke, against the same SQL statements replayed with the sqlite3 module.
 4. The first page of the list (empty search, default sort), against the same floor.
+5 and 6. The Council reports (annual report .xlsx and .pdf, the BLDS export), each beside
+   its floor.
+7. The counter flow on PostgreSQL (bench/counter.py): 8 processes × 250 permits through
+   application, fees, checklist, payment and issue, beside 1 process × 250; permits per second,
+   duplicate permit numbers, gaps in the series, errors. `--only counter` runs this alone.
 
-It prints a table and exits 0 whatever the figures (a measurement, not a test); 1 if something
-could not be measured.
+It prints a table (the counter flow's below it) and exits 0 whatever the figures (a measurement,
+not a test); 1 if something could not be measured.
 """
 
 from __future__ import annotations
@@ -30,6 +35,8 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
+
+from bench import counter
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = Path(__file__).resolve().parent / ".cache"
@@ -540,9 +547,47 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-window", action="store_true", help="skip the window timing")
     parser.add_argument("--detail", action="store_true", help="list every typed text's time")
     parser.add_argument("--no-reports", action="store_true", help="skip the issue-8 reports")
+    parser.add_argument(
+        "--no-counter", action="store_true", help="skip the counter flow on PostgreSQL"
+    )
+    parser.add_argument(
+        "--only",
+        choices=["counter"],
+        help="run only this measurement (counter: no 100k database is built)",
+    )
+    parser.add_argument(
+        "--counter-processes",
+        type=int,
+        default=counter.PROCESSES,
+        metavar="N",
+        help=f"processes of the counter flow's load (default {counter.PROCESSES})",
+    )
+    parser.add_argument(
+        "--counter-permits",
+        type=int,
+        default=counter.PERMITS,
+        metavar="M",
+        help=f"permits per process of the load (default {counter.PERMITS})",
+    )
+    parser.add_argument(
+        "--counter-single",
+        type=int,
+        default=counter.SINGLE,
+        metavar="M",
+        help=f"permits of the 1-process run beside it (default {counter.SINGLE})",
+    )
     args = parser.parse_args(argv)
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     sys.path.insert(0, str(ROOT))
+
+    def counter_flow() -> list[counter.CounterRun]:
+        return counter.measure(args.counter_processes, args.counter_permits, args.counter_single)
+
+    if args.only == "counter":
+        runs = counter_flow()
+        print()
+        counter.print_counter_table(runs)
+        return 1 if counter.failed(runs) else 0
 
     rows = [ensure_database(args.rebuild)]
     steps: list[Callable[[], Row]] = [] if args.no_window else [measure_window]
@@ -553,13 +598,18 @@ def main(argv: list[str] | None = None) -> int:
     rows.append(measure_first_page())
     if not args.no_reports:
         rows.extend(measure_reports())
+    runs = [] if args.no_counter else counter_flow()
     print()
     print_table(rows)
     if args.detail:
         print("\nslowest typed texts (app, floor):")
         for text, app_s, floor_s in detail:
             print(f"  {text!r:14} {_fmt(app_s):>9} {_fmt(floor_s):>9}")
-    return 1 if any(r.note.startswith("error") for r in rows) else 0
+    if runs:
+        print()
+        counter.print_counter_table(runs)
+    measured = not any(r.note.startswith("error") for r in rows) and not counter.failed(runs)
+    return 0 if measured else 1
 
 
 if __name__ == "__main__":
