@@ -21,6 +21,7 @@ from typing import Any
 from sqlalchemy import Connection, insert, select, text
 
 from db import schema
+from db.changes import announce
 
 # Any constant the app uses for nothing else: the lock of "appending to the audit trail".
 ADVISORY_LOCK = 0x5045524D  # "PERM"
@@ -95,6 +96,7 @@ def append(conn: Connection, rows: Sequence[dict[str, Any]]) -> None:
         previous = row["row_hash"] = row_hash(previous, row)
         chained.append(row)
     conn.execute(insert(schema.audit_event), chained)
+    announce(conn)  # the other workstations refresh when this transaction commits
 
 
 def hash_unhashed(conn: Connection) -> int:

@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy import Engine, inspect, text
 from sqlalchemy.exc import OperationalError
 
+from db.changes import ChangeWatcher
 from db.engine import (
     DatabaseError,
     describe,
@@ -53,6 +54,10 @@ class Database:
     def _signed_out(self, message: str) -> None:
         for listener in list(self.signed_out_listeners):
             listener(message)
+
+    def watch_changes(self) -> ChangeWatcher:
+        """The changes other workstations (and this one) commit from now on; close() it."""
+        return ChangeWatcher(self.engine)
 
     def read(self) -> Any:
         """A read-only connection (context manager) for list and report queries."""

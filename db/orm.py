@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import Table
 from sqlalchemy.orm import registry, relationship
 
@@ -51,24 +53,36 @@ mapper_registry = registry()
 _started = False
 
 
+def _versioned(table: Table) -> dict[str, Any]:
+    """A record edited from forms: each UPDATE checks and bumps its version (version_column)."""
+    return {"version_id_col": table.c.version}
+
+
 def start_mappers() -> None:
     """Idempotent: called by every engine factory."""
     global _started
     if _started:
         return
     _started = True
-    mapper_registry.map_imperatively(Municipality, schema.municipality)
+    mapper_registry.map_imperatively(
+        Municipality, schema.municipality, **_versioned(schema.municipality)
+    )
     # Revision 0012: the municipality's images and letterhead versions, plain rows.
     mapper_registry.map_imperatively(MunicipalityImage, schema.municipality_image)
     mapper_registry.map_imperatively(LetterheadVersion, schema.letterhead_version)
     mapper_registry.map_imperatively(
-        User, schema.app_user, properties={"roles_text": schema.app_user.c.roles}
+        User,
+        schema.app_user,
+        # Versioned by desk.services.users when an administrator changes the person, not by
+        # every UPDATE: signing in writes the row too, and must not make a Users form stale.
+        properties={"roles_text": schema.app_user.c.roles},
     )
-    mapper_registry.map_imperatively(Parcel, schema.parcel)
+    mapper_registry.map_imperatively(Parcel, schema.parcel, **_versioned(schema.parcel))
     mapper_registry.map_imperatively(Credential, schema.credential)
     mapper_registry.map_imperatively(
         Party,
         schema.party,
+        **_versioned(schema.party),
         properties={
             "credentials": relationship(
                 Credential, order_by=schema.credential.c.id, cascade="all, delete-orphan"
@@ -88,6 +102,7 @@ def start_mappers() -> None:
     mapper_registry.map_imperatively(
         Permit,
         schema.permit,
+        **_versioned(schema.permit),
         properties={
             "parcel": relationship(Parcel, lazy="joined"),
             "parties": relationship(
@@ -139,13 +154,14 @@ def start_mappers() -> None:
         (BondPermit, schema.bond_permit),
         (CoverageRecord, schema.insurance_coverage),
         (AssociationMember, schema.association_member),
-        (StreetDeposit, schema.deposit),
         (SuretyFacts, schema.surety_facts),
     ):
         mapper_registry.map_imperatively(cls, table)
+    mapper_registry.map_imperatively(StreetDeposit, schema.deposit, **_versioned(schema.deposit))
     mapper_registry.map_imperatively(
         BondRecord,
         schema.bond,
+        **_versioned(schema.bond),
         properties={
             "sureties": relationship(
                 BondSurety,
@@ -162,11 +178,16 @@ def start_mappers() -> None:
         },
     )
     # City licences and condemnations (revision 0011): plain rows; desk.services.licensing.
-    mapper_registry.map_imperatively(CityLicence, schema.city_licence)
-    mapper_registry.map_imperatively(Condemnation, schema.condemnation)
+    mapper_registry.map_imperatively(
+        CityLicence, schema.city_licence, **_versioned(schema.city_licence)
+    )
+    mapper_registry.map_imperatively(
+        Condemnation, schema.condemnation, **_versioned(schema.condemnation)
+    )
     mapper_registry.map_imperatively(
         InsuranceCertificateRecord,
         schema.insurance_certificate,
+        **_versioned(schema.insurance_certificate),
         properties={
             "coverages": relationship(
                 CoverageRecord,

@@ -84,10 +84,18 @@ metadata = MetaData(
     }
 )
 
+
+def version_column() -> Column[int]:
+    """The record's version: a form that saves sends the version it showed, and a save over a
+    newer one is refused (SQLAlchemy's version_id_col bumps it with every UPDATE)."""
+    return Column("version", Integer, nullable=False, server_default="1")
+
+
 municipality = Table(
     "municipality",
     metadata,
     Column("id", Integer, primary_key=True),
+    version_column(),
     Column("key", String(40), nullable=False, unique=True),
     Column("name", String(200), nullable=False),
     Column("letterhead", JSON, nullable=False),
@@ -141,6 +149,7 @@ app_user = Table(
     "app_user",
     metadata,
     Column("id", Integer, primary_key=True),
+    version_column(),
     Column("username", String(80), nullable=False, unique=True),
     Column("full_name", String(200), nullable=False),
     Column("password_hash", String(200), nullable=False),
@@ -165,6 +174,7 @@ parcel = Table(
     "parcel",
     metadata,
     Column("id", Integer, primary_key=True),
+    version_column(),
     Column("municipality_id", ForeignKey("municipality.id"), nullable=False),
     Column("pin", String(40), nullable=False),
     Column("house_number", String(20), nullable=False),
@@ -184,6 +194,7 @@ party = Table(
     "party",
     metadata,
     Column("id", Integer, primary_key=True),
+    version_column(),
     Column("kind", StrEnumType(PartyKind), nullable=False),
     Column("name", String(200), nullable=False, index=True),
     Column("first_name", String(100), nullable=False),
@@ -212,6 +223,7 @@ permit = Table(
     "permit",
     metadata,
     Column("id", Integer, primary_key=True),
+    version_column(),
     Column("municipality_id", ForeignKey("municipality.id"), nullable=False),
     Column("number", String(20)),
     Column("kind", String(40), nullable=False),
@@ -690,6 +702,7 @@ bond = Table(
     "bond",
     metadata,
     Column("id", Integer, primary_key=True),
+    version_column(),
     Column("municipality_id", ForeignKey("municipality.id"), nullable=False),
     Column("purpose", StrEnumType(BondPurpose), nullable=False),
     Column("kind", StrEnumType(BondKind), nullable=False),
@@ -738,6 +751,7 @@ insurance_certificate = Table(
     "insurance_certificate",
     metadata,
     Column("id", Integer, primary_key=True),
+    version_column(),
     Column("municipality_id", ForeignKey("municipality.id"), nullable=False),
     Column("insured", String(200), nullable=False),
     Column("insured_party_id", ForeignKey("party.id"), index=True),
@@ -775,6 +789,7 @@ deposit = Table(
     "deposit",
     metadata,
     Column("id", Integer, primary_key=True),
+    version_column(),
     Column("municipality_id", ForeignKey("municipality.id"), nullable=False),
     Column("permit_id", ForeignKey("permit.id"), nullable=False, index=True),
     Column("depositor", String(200), nullable=False),
@@ -835,6 +850,7 @@ city_licence = Table(
     "city_licence",
     metadata,
     Column("id", Integer, primary_key=True),
+    version_column(),
     Column("municipality_id", ForeignKey("municipality.id"), nullable=False),
     Column("number", String(20), nullable=False),
     Column("party_id", ForeignKey("party.id"), nullable=False, index=True),
@@ -865,6 +881,7 @@ condemnation = Table(
     "condemnation",
     metadata,
     Column("id", Integer, primary_key=True),
+    version_column(),
     Column("municipality_id", ForeignKey("municipality.id"), nullable=False),
     Column("parcel_id", ForeignKey("parcel.id"), index=True),
     Column("permit_id", ForeignKey("permit.id"), index=True),

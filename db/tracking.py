@@ -128,7 +128,8 @@ def _text(value: Any) -> str | None:
 
 
 def _column_attrs(obj: Any) -> list[str]:
-    return [a.key for a in inspect(obj).mapper.column_attrs]
+    # The version is bookkeeping for stale forms, not a fact of the record.
+    return [a.key for a in inspect(obj).mapper.column_attrs if a.key != "version"]
 
 
 def _permit_id_of(obj: Any) -> int | None:

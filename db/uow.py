@@ -56,21 +56,43 @@ from desk.services.uow import (
 T = TypeVar("T")
 
 
+_WRITING = "permitdesk.writing"
+_LOCKED = "permitdesk.locked"
+
+
+def locked_get(session: Session, cls: type[T], id: int) -> T | None:
+    """The row locked until the transaction ends, read afresh (PostgreSQL FOR UPDATE: a second
+    workstation deciding on it waits, then sees this one's result; SQLite's writing transaction
+    began IMMEDIATE already). Once per row and transaction: later reads use the same object."""
+    locked: set[tuple[type, int]] = session.info.setdefault(_LOCKED, set())
+    if (cls, id) in locked:
+        return session.get(cls, id)
+    # OF the record's own table: its eagerly joined rows (outer joins) cannot be locked.
+    table = class_mapper(cls).local_table
+    row = session.get(cls, id, with_for_update={"of": table}, populate_existing=True)
+    locked.add((cls, id))
+    return row
+
+
+def fetch(session: Session, cls: type[T], id: int) -> T | None:
+    """Every repository's get: in a transaction that writes (act_as has named who acts), the
+    row a service reads is the row it decides on, so it is locked and read afresh; nothing a
+    service does can skip the lock. Readers take no lock."""
+    if session.info.get(_WRITING):
+        return locked_get(session, cls, id)
+    return session.get(cls, id)
+
+
 class SqlRepository(Generic[T]):
     def __init__(self, session: Session, cls: type[T]) -> None:
         self.session = session
         self.cls = cls
 
     def get(self, id: int) -> T | None:
-        return self.session.get(self.cls, id)
+        return fetch(self.session, self.cls, id)
 
     def get_for_update(self, id: int) -> T | None:
-        """The row locked until the transaction ends, read afresh (PostgreSQL FOR UPDATE: a
-        second workstation deciding on it waits, then sees this one's result; SQLite's writing
-        transaction began IMMEDIATE already)."""
-        # OF the record's own table: its eagerly joined rows (outer joins) cannot be locked.
-        table = class_mapper(self.cls).local_table
-        return self.session.get(self.cls, id, with_for_update={"of": table}, populate_existing=True)
+        return locked_get(self.session, self.cls, id)
 
     def add(self, obj: T) -> None:
         self.session.add(obj)
@@ -257,7 +279,7 @@ class CashRepo:
         self.session.add(obj)
 
     def get(self, cls: type[T], id: int) -> T | None:
-        return self.session.get(cls, id)
+        return fetch(self.session, cls, id)
 
     def find(self, cls: type[T], **equals: Any) -> list[T]:
         table = class_mapper(cls).local_table
@@ -322,7 +344,7 @@ class InspectionRepo:
         self.session.add(obj)
 
     def get(self, id: int) -> Inspection | None:
-        return self.session.get(Inspection, id)
+        return fetch(self.session, Inspection, id)
 
     def for_permit(self, permit_id: int) -> list[Inspection]:
         i = schema.inspection
@@ -352,7 +374,7 @@ class InspectionRepo:
         )
 
     def order(self, id: int) -> CorrectionOrderRecord | None:
-        return self.session.get(CorrectionOrderRecord, id)
+        return fetch(self.session, CorrectionOrderRecord, id)
 
     def orders_for(self, permit_id: int) -> list[CorrectionOrderRecord]:
         return list(
@@ -383,7 +405,7 @@ class RowRepo:
         self.session.add(obj)
 
     def get(self, cls: type[T], id: int) -> T | None:
-        return self.session.get(cls, id)
+        return fetch(self.session, cls, id)
 
     def find(self, cls: type[T], **equals: Any) -> list[T]:
         table = class_mapper(cls).local_table
@@ -557,6 +579,39 @@ class SqlUnitOfWork:
                 raise SignedOut(reason)
         self.session.info[tracking.ACTOR_KEY] = actor.user_id if actor is not None else None
         self.session.info[tracking.AT_KEY] = at
+        self.session.info[_WRITING] = True
+
+    def last_change(self, record: Any) -> tuple[str, datetime] | None:
+        assert self.session is not None
+        a, u = schema.audit_event, schema.app_user
+        row = self.session.execute(
+            select(func.coalesce(func.nullif(u.c.full_name, ""), u.c.username), a.c.at)
+            .select_from(a.outerjoin(u, u.c.id == a.c.user_id))
+            .where(
+                (a.c.entity == tracking.ENTITY_NAMES[type(record)]) & (a.c.entity_id == record.id)
+            )
+            .order_by(a.c.id.desc())
+            .limit(1)
+        ).first()
+        if row is None:
+            return None
+        return (str(row[0]) if row[0] is not None else "the system"), row[1]
+
+    def record_event(
+        self, entity: str, entity_id: int, action: str, changes: list[dict[str, str | None]]
+    ) -> None:
+        assert self.session is not None
+        info = self.session.info
+        row = {
+            "at": info[tracking.AT_KEY],
+            "user_id": info[tracking.ACTOR_KEY],
+            "entity": entity,
+            "entity_id": entity_id,
+            "permit_id": None,
+            "action": action,
+            "changes": changes,
+        }
+        audit_chain.append(self.session.connection(), [row])
 
     def serialise(self, name: str) -> None:
         """Wait until no other open transaction has serialised on `name` (PostgreSQL: an
@@ -575,7 +630,9 @@ class SqlUnitOfWork:
     def commit(self) -> None:
         assert self.session is not None
         self.session.commit()
+        self.session.info.pop(_LOCKED, None)  # released with the transaction
 
     def rollback(self) -> None:
         assert self.session is not None
         self.session.rollback()
+        self.session.info.pop(_LOCKED, None)

@@ -25,6 +25,7 @@ class UserRow:
     created_at: datetime | None
     failed_sign_ins: int = 0  # wrong passwords in a row
     locked: bool = False  # by too many of them, until an administrator unlocks
+    version: int = 1  # what the Users form sends back when it saves (a stale form is refused)
 
 
 def user_rows(conn: Connection) -> list[UserRow]:
@@ -43,6 +44,7 @@ def user_rows(conn: Connection) -> list[UserRow]:
             u.c.created_at,
             u.c.failed_sign_ins,
             u.c.locked_at,
+            u.c.version,
         )
         .where(u.c.system.is_(False))
         .order_by(u.c.active.desc(), u.c.full_name, u.c.username)
@@ -60,6 +62,7 @@ def user_rows(conn: Connection) -> list[UserRow]:
             created_at=r.created_at,
             failed_sign_ins=int(r.failed_sign_ins or 0),
             locked=r.locked_at is not None,
+            version=int(r.version),
         )
         for r in rows
     ]

@@ -48,3 +48,17 @@ class IssuanceRefused(RuleViolation):
             "The permit cannot be issued yet:\n" + "\n".join(f"• {s}" for s in shortfalls)
         )
         self.shortfalls = shortfalls
+
+
+class StaleEdit(DeskError):
+    """A form was saved over a change made since it was opened (on another workstation, or in
+    another window): nothing is written; the form offers to reload the record."""
+
+    def __init__(self, what: str, by: str, at: str) -> None:
+        super().__init__(
+            f"{what} was changed by {by} at {at}, after you opened it. Nothing was saved: "
+            "reload it to see the change, then make yours again."
+        )
+        self.what = what
+        self.by = by
+        self.at = at

@@ -31,6 +31,17 @@ def ask(parent: QWidget | None, title: str, question: str, *, default_yes: bool 
     )
 
 
+def offer_reload(parent: QWidget | None, title: str, text: str) -> bool:
+    """A form saved over a record changed meanwhile: True to reload it (the unsaved changes on
+    screen are dropped), False to keep them on screen a moment (to copy them first)."""
+    box = QMessageBox(QMessageBox.Icon.Warning, title, text, parent=parent)
+    reload = box.addButton("&Reload", QMessageBox.ButtonRole.AcceptRole)
+    box.addButton("&Keep my changes on screen", QMessageBox.ButtonRole.RejectRole)
+    box.setDefaultButton(reload)
+    box.exec()
+    return box.clickedButton() is reload
+
+
 def choose(
     parent: QWidget | None, title: str, label: str, items: Sequence[str], current: int = 0
 ) -> str | None:

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from db.changes import Change
 from db.database import Database
 from db.user_queries import user_access
 from desk.clock import Clock, SystemClock
@@ -24,6 +25,7 @@ from desk.errors import DeskError, SignedOut
 from desk.services import fees
 from ui import dialogs, settings
 from ui.help import install_help_menu
+from ui.live import LiveChanges
 from ui.permit.base import PermitContext
 from ui.permit.window import PermitWindow
 from ui.presenters.permit_list import PermitListPresenter, SqlPermitSource
@@ -185,6 +187,9 @@ class MainWindow(QMainWindow):
         self.resize(1280, 800)
         if remember_geometry:
             self._restore_state()
+        # Other workstations' changes, within a second or two (ui.live).
+        self.live = LiveChanges(database, self)
+        self.live.changed.connect(self._changed_elsewhere)
 
     def _build_actions(self) -> None:
         menu = self.menuBar().addMenu("&File")
@@ -275,6 +280,7 @@ class MainWindow(QMainWindow):
             return
         if self._refused in self.database.signed_out_listeners:
             self.database.signed_out_listeners.remove(self._refused)
+        self.live.stop()
         for window in list(self.permit_windows.values()):
             window.close()
         if self.fee_calculator is not None:
@@ -337,6 +343,41 @@ class MainWindow(QMainWindow):
             self.fee_schedules_view.load()
         if self.fee_calculator is not None:
             self._schedule_changed()
+
+    def _changed_elsewhere(self, changes: list[Change]) -> None:
+        """Committed on another workstation (or in another window here): the lists shown and
+        the permits' windows show it. Views where a user may be typing are not reloaded under
+        them: the Municipality screen with unsaved edits says so instead, and the treasurer's
+        counts wait for F5."""
+        permit_ids = {c.permit_id for c in changes if c.permit_id is not None}
+        if permit_ids or any(c.entity in ("parcel", "party") for c in changes):
+            self.permits_view.refresh()
+        for permit_id in permit_ids:
+            window = self.permit_windows.get(permit_id)
+            if window is not None:
+                window.reload()
+        here = self.stack.currentIndex()
+        shown = self.sections[here][1] if 0 <= here < len(self.sections) else None
+        lists: list[QWidget | None] = [
+            self.deadlines_view,
+            self.inspections_view,
+            self.bonds_view,
+            self.deposits_view,
+            self.licensing_view,
+            self.users_view,
+            self.gl_accounts_view,
+        ]
+        if shown is not None and shown in lists:
+            shown.load()  # type: ignore[attr-defined]
+        if self.cashier_view is not None and shown is self.cashier_view:
+            self.cashier_view.load_receipts()
+        muni = [c for c in changes if c.entity == "municipality"]
+        if muni and self.municipality_view is not None and self.municipality_view.loaded:
+            self.municipality_view.changed_elsewhere(muni[-1])
+        if self.treasurer_view is not None and shown is self.treasurer_view:
+            self.statusBar().showMessage(
+                "Changed on another workstation: press F5 to see it.", 10000
+            )
 
     # --- sections ---------------------------------------------------------------------
 

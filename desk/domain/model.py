@@ -51,6 +51,7 @@ class Municipality:
     logo_image_id: int | None = None  # municipality_image rows, never changed once stored
     signature_image_id: int | None = None
     id: int | None = None
+    version: int = 0  # set by the mapper (schema.version_column)
 
 
 @dataclass(eq=False, kw_only=True)
@@ -69,6 +70,7 @@ class Parcel:
     # without the Plumbing Inspector's special permission (Permit.sewer_permission).
     sewer_delinquent: bool = False
     id: int | None = None
+    version: int = 0  # set by the mapper (schema.version_column)
 
     @property
     def address(self) -> str:
@@ -95,6 +97,7 @@ class Party:
     phone: str = ""
     email: str = ""
     id: int | None = None
+    version: int = 0  # set by the mapper (schema.version_column)
     credentials: list[Credential] = field(default_factory=list)
 
     @property
@@ -171,6 +174,7 @@ class Permit:
     extensions: list[PermitExtension] = field(default_factory=list)
     orders: list[PermitOrder] = field(default_factory=list)
     id: int | None = None
+    version: int = 0  # set by the mapper (schema.version_column)
 
     def party_in(self, role: PartyRole) -> Party | None:
         for link in self.parties:
@@ -225,6 +229,7 @@ class User:
     last_failed_at: datetime | None = None
     locked_at: datetime | None = None  # too many failures: an administrator unlocks
     id: int | None = None
+    version: int = 0  # set by the mapper (schema.version_column)
 
     @property
     def roles(self) -> frozenset[Role]:
@@ -637,6 +642,7 @@ class BondRecord:
     sureties: list[BondSurety] = field(default_factory=list)
     permits: list[BondPermit] = field(default_factory=list)
     id: int | None = None
+    version: int = 0  # set by the mapper (schema.version_column)
 
 
 @dataclass(eq=False, kw_only=True)
@@ -679,6 +685,7 @@ class InsuranceCertificateRecord:
     coverages: list[CoverageRecord] = field(default_factory=list)
     members: list[AssociationMember] = field(default_factory=list)
     id: int | None = None
+    version: int = 0  # set by the mapper (schema.version_column)
 
 
 class DepositState(StrEnum):
@@ -729,6 +736,7 @@ class StreetDeposit:
     by_user_id: int | None = None
     at: datetime | None = None
     id: int | None = None
+    version: int = 0  # set by the mapper (schema.version_column)
 
 
 @dataclass(eq=False, kw_only=True)
@@ -787,6 +795,7 @@ class CityLicence:
     by_user_id: int | None = None
     at: datetime | None = None
     id: int | None = None
+    version: int = 0  # set by the mapper (schema.version_column)
 
 
 @dataclass(eq=False, kw_only=True)
@@ -815,3 +824,4 @@ class Condemnation:
     by_user_id: int | None = None
     at: datetime | None = None
     id: int | None = None
+    version: int = 0  # set by the mapper (schema.version_column)

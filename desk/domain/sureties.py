@@ -1069,6 +1069,10 @@ def release_check(bond: Bond, facts: ReleaseFacts) -> list[str]:
         return [*out, f"{t} was already released{when}{who}"]
     if bond.status is BondStatus.EXPIRED:
         return [*out, f"{t} has expired; there is nothing to release"]
+    if bond.status is BondStatus.CLAIMED:
+        # Releasing would discharge the surety from the City's claim on it.
+        when = f" on {bond.claimed_on.isoformat()}" if bond.claimed_on else ""
+        return [*out, f"{t} was claimed{when}; a claimed bond is not released"]
     if bond.scope is BondScope.CONTRACTOR_YEAR and bond.year is not None:
         year_end = date(bond.year, 12, 31)
         if facts.on <= year_end:

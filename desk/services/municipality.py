@@ -26,6 +26,7 @@ from desk.errors import NotFound, ValidationError
 from desk.services import cashiering
 from desk.services.fees import FEE_DATE_SETTING
 from desk.services.uow import UnitOfWork
+from desk.services.versions import check_version
 
 REPORTS_KEY = "reports"  # settings["reports"]: read by db.report_queries.heading
 SETTING_FIELDS = (*CASHIERING_KEYS, "vacate_days", "fee_schedule_date", "c404_high_value")
@@ -71,6 +72,7 @@ class MunicipalitySettings:
     c404_high_value: Decimal
     versions: int  # letterhead versions so far
     version_from: datetime | None  # when the one in force began
+    record_version: int = 0  # the municipality row's, which a save sends back (StaleEdit)
 
     def value(self, field: str) -> Any:
         """A field's value as update_municipality takes it."""
@@ -180,6 +182,7 @@ def municipality_settings(uow: UnitOfWork, municipality_id: int) -> Municipality
             c404_high_value=_c404_threshold(muni),
             versions=len(versions),
             version_from=max((v.effective_at for v in versions), default=None),
+            record_version=muni.version,
         )
 
 
@@ -188,7 +191,12 @@ def _new_version(uow: UnitOfWork, muni: Municipality, at: datetime) -> None:
 
 
 def update_municipality(
-    uow: UnitOfWork, clock: Clock, actor: Actor, municipality_id: int, changes: dict[str, Any]
+    uow: UnitOfWork,
+    clock: Clock,
+    actor: Actor,
+    municipality_id: int,
+    changes: dict[str, Any],
+    version: int | None = None,
 ) -> tuple[str, ...]:
     """Change the fields given; only those whose value really changes are written (so the
     audit row shows exactly what changed). A change to a printed field starts a new letterhead
@@ -206,6 +214,7 @@ def update_municipality(
         # The rule is checked after the lock: a second administrator saving at the same time
         # waits and then compares against the first one's values.
         muni = _municipality(uow, municipality_id, lock=True)
+        check_version(uow, muni, version, f"The municipality {muni.name}")
         changed: list[str] = []
         for key in rules.PRINTED_FIELDS:
             if key not in changes:

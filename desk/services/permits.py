@@ -22,6 +22,7 @@ from desk.services.intake import kind_form
 from desk.services.issuance import shortfalls_within
 from desk.services.lifecycle import permit_dates, record_order, term_end
 from desk.services.uow import UnitOfWork
+from desk.services.versions import check_version
 
 
 @dataclass(frozen=True)
@@ -157,14 +158,26 @@ def take_application(uow: UnitOfWork, clock: Clock, actor: Actor, a: Application
 
 
 def update_description(
-    uow: UnitOfWork, clock: Clock, actor: Actor, permit_id: int, description: str
+    uow: UnitOfWork,
+    clock: Clock,
+    actor: Actor,
+    permit_id: int,
+    description: str,
+    version: int | None = None,
 ) -> None:
+    """`version`: the permit's as the form showed it (a newer one is refused: StaleEdit)."""
     require(actor, Permission.EDIT_PERMIT)
     if not description.strip():
         raise ValidationError("description", "describe the work")
     with uow:
         uow.act_as(actor, clock.now())
         permit = _get(uow, permit_id)
+        check_version(
+            uow,
+            permit,
+            version,
+            f"Permit {permit.number}" if permit.number else f"Application #{permit.id}",
+        )
         permit.description = description.strip()
         uow.commit()
 

@@ -90,6 +90,7 @@ from desk.services import cashiering
 from desk.services.cashiering import permit_label
 from desk.services.lifecycle import permit_dates, term_end
 from desk.services.uow import UnitOfWork
+from desk.services.versions import check_version
 
 DEPOSIT_CODE = cashiering.DEPOSIT_CODE
 # Who the contractor on a permit is, for an annual bond (§435-7.K "the principal") and a
@@ -627,6 +628,7 @@ class BondInput:
     year: int | None = None
     permit_ids: tuple[int, ...] = ()
     notes: str = ""
+    version: int | None = None  # the bond's, as the edit form showed it
 
 
 def _check_bond(b: BondInput) -> BondInput:
@@ -687,8 +689,10 @@ def _fill_bond(uow: UnitOfWork, row: BondRecord, b: BondInput) -> None:
     row.sureties_approved = b.sureties_approved
     row.conditions = sorted(set(b.conditions))
     row.scope, row.year, row.notes = b.scope, b.year, b.notes
+    lists_changed = False
     if [s.name for s in row.sureties] != list(b.personal_sureties):
         row.sureties = [BondSurety(name=n) for n in b.personal_sureties]
+        lists_changed = True
     have = {link.permit_id for link in row.permits}
     want = list(dict.fromkeys(b.permit_ids))
     for pid in want:
@@ -698,6 +702,16 @@ def _fill_bond(uow: UnitOfWork, row: BondRecord, b: BondInput) -> None:
     if set(want) != have:
         row.permits = [link for link in row.permits if link.permit_id in want]
         row.permits += [BondPermit(permit_id=pid) for pid in want if pid not in have]
+        lists_changed = True
+    _children_changed(row, lists_changed)
+
+
+def _children_changed(row: BondRecord | InsuranceCertificateRecord, changed: bool) -> None:
+    """Rows of the form's lists (sureties, permits, coverages, members) changed: the record's
+    version moves too, so a form opened before is stale (an UPDATE of the record's own columns
+    moves it anyway)."""
+    if changed and row.id is not None:
+        row.version += 1
 
 
 def _file(
@@ -753,6 +767,7 @@ def edit_bond(uow: UnitOfWork, clock: Clock, actor: Actor, bond_id: int, b: Bond
     with uow:
         uow.act_as(actor, clock.now())
         row = _bond(uow, bond_id)
+        check_version(uow, row, b.version, bond_view(row).title())
         b = _check_bond(_named_principal(uow, replace(b, municipality_id=row.municipality_id)))
         if row.status in (BondStatus.RELEASED, BondStatus.CLAIMED):
             raise RuleViolation(
@@ -786,6 +801,7 @@ def bond_input(uow: UnitOfWork, bond_id: int) -> BondInput:
             year=row.year,
             permit_ids=tuple(link.permit_id for link in row.permits),
             notes=row.notes,
+            version=row.version,
         )
 
 
@@ -922,6 +938,7 @@ class CertificateInput:
     association: bool = False
     filed_on: date | None = None
     members: tuple[tuple[str, int | None], ...] = ()  # (name, party id)
+    version: int | None = None  # the certificate's, as the edit form showed it
 
 
 def _check_certificate(c: CertificateInput) -> CertificateInput:
@@ -982,12 +999,16 @@ def _fill_certificate(
     row.effective_on, row.expires_on = c.effective_on, c.expires_on
     row.holder, row.file_reference = c.holder, c.file_reference
     row.association, row.filed_on = c.association, c.filed_on
+    lists_changed = False
     if [(x.kind, x.limit_amount) for x in row.coverages] != [
         (x.kind, x.limit) for x in c.coverages
     ]:
         row.coverages = [CoverageRecord(kind=x.kind, limit_amount=x.limit) for x in c.coverages]
+        lists_changed = True
     if [(m.name, m.party_id) for m in row.members] != list(c.members):
         row.members = [AssociationMember(name=n, party_id=pid) for n, pid in c.members]
+        lists_changed = True
+    _children_changed(row, lists_changed)
 
 
 def record_certificate(uow: UnitOfWork, clock: Clock, actor: Actor, c: CertificateInput) -> int:
@@ -1023,6 +1044,7 @@ def edit_certificate(
     with uow:
         uow.act_as(actor, clock.now())
         row = _certificate(uow, certificate_id)
+        check_version(uow, row, c.version, certificate_view(row).title())
         c = _check_certificate(_named_insured(uow, c))
         _fill_certificate(uow, row, c)
         uow.commit()
@@ -1045,6 +1067,7 @@ def certificate_input(uow: UnitOfWork, certificate_id: int) -> CertificateInput:
             association=row.association,
             filed_on=row.filed_on,
             members=tuple((m.name, m.party_id) for m in row.members),
+            version=row.version,
         )
 
 

@@ -253,6 +253,17 @@ class UnitOfWork(Protocol):
         (SignedOut) an actor disabled or given other roles since signing in."""
         ...
 
+    def last_change(self, record: object) -> tuple[str, datetime] | None:
+        """Who last changed the record (their full name) and when, from the audit trail."""
+        ...
+
+    def record_event(
+        self, entity: str, entity_id: int, action: str, changes: list[dict[str, str | None]]
+    ) -> None:
+        """An audit row for an event that changes no record (a sign-in refused for an unknown
+        user name), by the actor and at the time act_as named."""
+        ...
+
     def serialise(self, name: str) -> None:
         """Wait, until this transaction ends, for others serialised on `name`: a first-use
         import checks "loaded yet?" after this, so it sees the other's rows and loads none."""

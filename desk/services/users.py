@@ -15,6 +15,7 @@ from desk.domain.model import Actor, User
 from desk.domain.permissions import Permission, require
 from desk.errors import AuthenticationFailed, NotFound, ValidationError
 from desk.services.uow import UnitOfWork
+from desk.services.versions import check_version
 
 _hasher = PasswordHasher()
 PASSWORD_RULE = passwords.RULE
@@ -163,11 +164,7 @@ def update_person(
     full, title = _check_person(full_name, title)
     with uow:
         uow.act_as(actor, clock.now())
-        user = _person(uow, user_id)
-        if user.full_name != full:
-            user.full_name = full
-        if user.title != title:
-            user.title = title
+        _set_person(_person(uow, user_id), full, title)
         uow.commit()
 
 
@@ -179,13 +176,56 @@ def set_roles(
     with uow:
         uow.act_as(actor, clock.now())
         uow.users.administrators_for_update()  # first, in one order: no deadlock between two
-        user = _person(uow, user_id)
-        if user.id == actor.user_id and Role.ADMINISTRATOR not in roles:
-            raise ValidationError("roles", "you cannot take the administrator role from yourself")
-        _keep_an_administrator(uow, user, frozenset(roles), user.active)
-        if user.roles != frozenset(roles):
-            user.roles = set(roles)
+        _set_roles(uow, actor, _person(uow, user_id), frozenset(roles))
         uow.commit()
+
+
+def edit_user(
+    uow: UnitOfWork,
+    clock: Clock,
+    actor: Actor,
+    user_id: int,
+    full_name: str,
+    title: str,
+    roles: set[Role] | frozenset[Role],
+    version: int | None = None,
+) -> None:
+    """The Users form's save, in one transaction: the name, title and roles as the form shows
+    them; `version` is the one the form was opened on (a newer one is refused: StaleEdit)."""
+    require(actor, Permission.MANAGE_USERS)
+    full, title = _check_person(full_name, title)
+    _check_roles(roles)
+    with uow:
+        uow.act_as(actor, clock.now())
+        uow.users.administrators_for_update()  # first, in one order: no deadlock between two
+        user = _person(uow, user_id)
+        check_version(uow, user, version, f"The user {user.username}")
+        _set_roles(uow, actor, user, frozenset(roles))
+        _set_person(user, full, title)
+        uow.commit()
+
+
+def _edited(user: User) -> None:
+    """An administrator changed what the Users form shows: forms opened before are stale."""
+    user.version += 1
+
+
+def _set_person(user: User, full: str, title: str) -> None:
+    if (user.full_name, user.title) != (full, title):
+        if user.full_name != full:
+            user.full_name = full
+        if user.title != title:
+            user.title = title
+        _edited(user)
+
+
+def _set_roles(uow: UnitOfWork, actor: Actor, user: User, roles: frozenset[Role]) -> None:
+    if user.id == actor.user_id and Role.ADMINISTRATOR not in roles:
+        raise ValidationError("roles", "you cannot take the administrator role from yourself")
+    _keep_an_administrator(uow, user, roles, user.active)
+    if user.roles != roles:
+        user.roles = set(roles)
+        _edited(user)
 
 
 def set_active(uow: UnitOfWork, clock: Clock, actor: Actor, user_id: int, active: bool) -> None:
@@ -201,6 +241,7 @@ def set_active(uow: UnitOfWork, clock: Clock, actor: Actor, user_id: int, active
         _keep_an_administrator(uow, user, user.roles, active)
         if user.active != active:
             user.active = active
+            _edited(user)
         uow.commit()
 
 
@@ -276,7 +317,14 @@ def sign_in(uow: UnitOfWork, clock: Clock, username: str, password: str) -> Sign
     with uow:
         user = uow.users.by_username(username.strip(), lock=True)
         if user is None or user.system or not user.active:
+            # The same work as a wrong password, audit row and commit included.
             _verifies_hash(_NOBODY, password)
+            uow.act_as(None, now)
+            uow.record_event(
+                "sign_in", user.id if user is not None and user.id else 0, "failed",
+                [{"field": "user name", "old": None, "new": username.strip()[:100]}],
+            )  # fmt: skip
+            uow.commit()
             raise AuthenticationFailed(WRONG)
         if user.locked_at is not None:
             raise AuthenticationFailed(sign_ins.LOCKED.format(n=user.failed_sign_ins))

@@ -135,3 +135,30 @@ def test_a_clerk_does_not_see_the_municipality_section(qtbot: QtBot, sample: Sam
     window = main_window(qtbot, sample, clerk=True)
     assert SECTION_TITLE not in window.section_titles()
     assert window.municipality_view is None
+
+
+def test_a_municipality_form_saved_over_another_administrators_change_is_refused(
+    qtbot: QtBot, sample: Sample
+) -> None:
+    from ui.presenters.municipality import MunicipalityPresenter
+
+    ours, theirs = (
+        MunicipalityPresenter(
+            sample.database.uow, sample.clock, sample.admin, sample.municipality_id
+        )
+        for _ in range(2)
+    )
+    ours.load()
+    theirs.load()
+    theirs.set("treasurer_name", "Terry Treasurer")
+    assert theirs.save()
+    ours.set("treasurer_name", "Pat Payne")
+    assert not ours.save()
+    assert ours.stale
+    assert ours.error.startswith("The municipality City of Glendale was changed by Alex ")
+    assert ours.dirty  # what was typed stays on screen until the user reloads
+    ours.load()
+    assert ours.form["treasurer_name"] == "Terry Treasurer"
+    assert svc.municipality_settings(
+        sample.database.uow(), sample.municipality_id
+    ).treasurer_name == ("Terry Treasurer")

@@ -182,3 +182,34 @@ def test_an_account_locked_by_wrong_passwords_is_unlocked_from_the_list(
     view.toggle_button.click()  # no question: unlocking takes nothing away
     assert view.toggle_button.text() == "&Disable"
     assert users.sign_in(sample.database.uow(), sample.clock, "carol", PASSWORD)
+
+
+def test_a_users_form_saved_over_another_administrators_change_offers_to_reload(
+    view: UsersView, sample: Sample, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    view.select_user("carol")
+    first = view.edit_user()
+    assert first is not None and first.user is not None
+    # The same user opened at another workstation before the first one saves.
+    second = UserDialog(None, sample.database, view.session, sample.clock, first.user)
+    first.title_edit.setText("Deputy Clerk")
+    first.save_button.click()
+    assert first.result() == QDialog.DialogCode.Accepted
+    offered: list[str] = []
+    monkeypatch.setattr(dialogs, "offer_reload", lambda _p, _t, text: offered.append(text) or True)
+    second.full_name_edit.setText("Carol C. Clerk")
+    second.save_button.click()
+    assert second.result() != QDialog.DialogCode.Accepted
+    assert offered == [second.error_label.text()]
+    assert offered[0].startswith("The user carol was changed by Alex Administrator at ")
+    # Reloaded: the other administrator's title is shown, and the name can be changed again.
+    assert (second.full_name_edit.text(), second.title_edit.text()) == (
+        "Carol Clerk",
+        "Deputy Clerk",
+    )
+    second.full_name_edit.setText("Carol C. Clerk")
+    second.save_button.click()
+    assert second.result() == QDialog.DialogCode.Accepted
+    view.load()
+    row = {line.cells[1]: line.cells for line in view.presenter.rows}["carol"]
+    assert row[:3] == ("Carol C. Clerk", "carol", "Deputy Clerk")

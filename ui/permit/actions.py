@@ -9,6 +9,8 @@ revocation (15.1.7(g)) and voiding (desk.services.permits.void_permit).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
@@ -27,11 +29,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from db.changes import Change
 from desk.domain.enums import PermitStatus
 from desk.domain.lifecycle import Deadline
-from desk.errors import DeskError, ValidationError
+from desk.errors import DeskError, StaleEdit, ValidationError
 from desk.services import lifecycle, permits
 from ui import dialogs
+from ui.live import changed_text, watch_record
 from ui.permit.base import PermitContext
 from ui.presenters.permit_actions import (
     STATUS_WORDS,
@@ -74,6 +78,8 @@ class ActionDialog(QDialog):
         self.context = context
         self.setWindowTitle(heading)
         self.fields: dict[str, QWidget] = {}  # by the field name the services use in errors
+        # A dialog that edits a record: shows the record as it is now (after a StaleEdit).
+        self.reload: Callable[[], None] | None = None
         head = QLabel(heading, self)
         head.setObjectName("dialogHeading")
         self.note = QLabel(note, self)
@@ -126,6 +132,15 @@ class ActionDialog(QDialog):
         for name in names:
             self.fields[name] = widget
 
+    def watch(self, entity: str, entity_id: int, noun: str) -> None:
+        """An edit of a record: a change committed meanwhile elsewhere is said at once."""
+
+        def told(change: Change) -> None:
+            self.error_label.setText(changed_text(change, noun))
+            self.error_label.setVisible(True)
+
+        watch_record(self.context.database, self, entity, entity_id, told)
+
     def run(self) -> None:
         raise NotImplementedError
 
@@ -140,6 +155,13 @@ class ActionDialog(QDialog):
             if field is not None:
                 field.setFocus()
             dialogs.warn(self, self.windowTitle(), str(e))
+            return False
+        except StaleEdit as e:
+            self.error_label.setText(str(e))
+            self.error_label.setVisible(True)
+            if self.reload is not None and dialogs.offer_reload(self, self.windowTitle(), str(e)):
+                self.reload()
+                self.error_label.setVisible(False)
             return False
         except DeskError as e:
             self.error_label.setText(str(e))

@@ -11,7 +11,7 @@ from typing import Any
 from desk.clock import Clock
 from desk.domain.model import Actor
 from desk.domain.municipality import LABELS, PRINTED_TEXT_FIELDS, ImageKind, image_media_type
-from desk.errors import DeskError, ValidationError
+from desk.errors import DeskError, StaleEdit, ValidationError
 from desk.money import parse_money
 from desk.services import municipality as svc
 from desk.services.uow import UnitOfWork
@@ -123,6 +123,7 @@ class MunicipalityPresenter:
         self.uow, self.clock, self.actor = uow, clock, actor
         self.municipality_id = municipality_id
         self.settings: svc.MunicipalitySettings | None = None
+        self.stale = False  # the last save was refused: changed meanwhile on another workstation
         self.saved_form: dict[str, Any] = {}
         self.form: dict[str, Any] = {}
         self.images: dict[str, PendingImage] = {}
@@ -234,12 +235,17 @@ class MunicipalityPresenter:
     def save(self) -> bool:
         """Save the changes; False with `error` and `error_field` set when refused."""
         self.message = ""
+        self.stale = False
+        shown = self.settings.record_version if self.settings is not None else None
         try:
             changed = svc.update_municipality(
-                self.uow(), self.clock, self.actor, self.municipality_id, self.changes()
+                self.uow(), self.clock, self.actor, self.municipality_id, self.changes(), shown
             )
         except ValidationError as e:
             self._fail(e)
+            return False
+        except StaleEdit as e:  # the view offers to reload
+            self.error, self.error_field, self.stale = str(e), "", True
             return False
         except DeskError as e:
             self.error, self.error_field = str(e), ""

@@ -240,8 +240,11 @@ class BondDialog(ActionDialog):
         self.add_field("N&otes:", self.notes, "notes")
         self.purpose.currentIndexChanged.connect(self._purpose)
         self.kind.currentIndexChanged.connect(self._kind)
+        self.shown_version: int | None = None
         if bond_id:
-            self._fill(svc.bond_input(db.uow(), bond_id))
+            self.reload = lambda: self._fill(svc.bond_input(db.uow(), bond_id))
+            self.reload()
+            self.watch("bond", bond_id, "bond")
         self._purpose()
         self._kind()
         self.saved_id: int | None = None
@@ -262,10 +265,10 @@ class BondDialog(ActionDialog):
         if b.year:
             self.year.setValue(b.year)
         self.permits.setText(_numbers(self.context.database, b.permit_ids))
-        for code in b.conditions:
-            if code in self.condition_boxes:
-                self.condition_boxes[code].setChecked(True)
+        for code, box in self.condition_boxes.items():
+            box.setChecked(code in b.conditions)
         self.notes.setText(b.notes)
+        self.shown_version = b.version
 
     def _annual(self, on: bool) -> None:
         self.year.setEnabled(on)
@@ -316,6 +319,7 @@ class BondDialog(ActionDialog):
             if annual
             else _permit_ids(ctx.database, ctx.session.municipality_id, self.permits.text()),
             notes=self.notes.text(),
+            version=self.shown_version,
         )
 
     def run(self) -> None:
@@ -391,8 +395,11 @@ class CertificateDialog(ActionDialog):
         self.add_field("&Members:", self.members, "members")
         self.association.toggled.connect(self._association)
         self.member_ids: dict[str, int | None] = {}
+        self.shown_version: int | None = None
         if certificate_id:
-            self._fill(svc.certificate_input(db.uow(), certificate_id))
+            self.reload = lambda: self._fill(svc.certificate_input(db.uow(), certificate_id))
+            self.reload()
+            self.watch("insurance_certificate", certificate_id, "certificate")
         self._association(self.association.isChecked())
         self.saved_id: int | None = None
 
@@ -400,8 +407,9 @@ class CertificateDialog(ActionDialog):
         self.insured.set_party(c.insured, c.insured_party_id)
         self.insurer.setText(c.insurer)
         self.policy.setText(c.policy)
-        for cov in c.coverages:
-            self.limits[cov.kind].setText(f"{cov.limit:,.2f}")
+        limits = {cov.kind: cov.limit for cov in c.coverages}
+        for kind, edit in self.limits.items():
+            edit.setText(f"{limits[kind]:,.2f}" if kind in limits else "")
         self.effective.setText(format_date(c.effective_on))
         self.expires.setText(format_date(c.expires_on))
         self.holder.setText(c.holder)
@@ -410,6 +418,7 @@ class CertificateDialog(ActionDialog):
         self.filed_on.setText(format_date(c.filed_on))
         self.members.setText("; ".join(name for name, _ in c.members))
         self.member_ids = {name: pid for name, pid in c.members}
+        self.shown_version = c.version
 
     def _association(self, on: bool) -> None:
         self.filed_on.setEnabled(on)
@@ -447,6 +456,7 @@ class CertificateDialog(ActionDialog):
             if association
             else None,
             members=members,
+            version=self.shown_version,
         )
 
     def run(self) -> None:

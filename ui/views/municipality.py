@@ -25,11 +25,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from db.changes import Change
 from db.database import Database
 from desk.clock import Clock
 from desk.domain.municipality import LABELS, MAX_IMAGE_BYTES, ImageKind
 from desk.errors import DeskError
 from ui import dialogs
+from ui.live import changed_text
 from ui.presenters.municipality import (
     FEE_DATES,
     HELP,
@@ -244,6 +246,11 @@ class MunicipalityView(QWidget):
         self.fields[kind] = choose
         return box
 
+    def heightForWidth(self, width: int) -> int:
+        # QFormLayout under-reports what its wrapped notes need, and the scroll area would cut
+        # them when the error line shows: never less than the page's own size hint.
+        return max(super().heightForWidth(width), self.sizeHint().height())
+
     # --- showing -------------------------------------------------------------------------
 
     def load(self) -> None:
@@ -318,7 +325,12 @@ class MunicipalityView(QWidget):
             return True
         ok = self.presenter.save()
         self._fill()
-        if not ok:
+        if not ok and self.presenter.stale:
+            if dialogs.offer_reload(self, SECTION_TITLE, self.presenter.error):
+                self.presenter.load()
+                self._fill()
+                self._update_buttons()
+        elif not ok:
             self._focus_error()
         return ok
 
@@ -353,6 +365,15 @@ class MunicipalityView(QWidget):
     def remove_image(self, kind: str) -> None:
         self.presenter.remove_image(kind)
         self._fill()
+
+    def changed_elsewhere(self, change: Change) -> None:
+        """Saved by another administrator: shown at once when nothing is being edited here;
+        with unsaved edits, the screen says so before more is typed over it."""
+        if not self.presenter.dirty:
+            self.load()
+            return
+        self.error_label.setText(changed_text(change, "municipality's settings"))
+        self.error_label.setVisible(True)
 
     def confirm_leave(self) -> bool:
         """True when the view may be left: nothing unsaved, or the user lets the edits go."""

@@ -176,6 +176,21 @@ class PermitsView(QWidget):
         self.model.reload()
         self._refresh_labels()
 
+    def refresh(self) -> None:
+        """Changed on another workstation: the same search, the same permit selected, the
+        same place in the list (a clerk reading it is not thrown back to the top)."""
+        index = self.table.currentIndex()
+        chosen = self.model.permit_id(index.row()) if index.isValid() else None
+        column = index.column() if index.isValid() else 0
+        scroll = self.table.verticalScrollBar().value()
+        self.load()
+        if chosen is not None:
+            for row in range(self.model.rowCount()):
+                if self.model.permit_id(row) == chosen:
+                    self.table.setCurrentIndex(self.model.index(row, column))
+                    break
+        self.table.verticalScrollBar().setValue(scroll)
+
     def apply_search(self) -> None:
         self._timer.stop()
         if self.model.search(self.search_box.text()):

@@ -20,14 +20,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from db.changes import Change
 from db.database import Database
 from db.user_queries import UserRow, user_rows
 from desk.clock import Clock
 from desk.domain.enums import Role
 from desk.domain.model import Actor
-from desk.errors import DeskError
+from desk.errors import DeskError, StaleEdit
 from desk.services import users
 from ui import dialogs
+from ui.live import changed_text, watch_record
 from ui.presenters.first_run import FieldError
 from ui.presenters.session import ROLE_ORDER, Session
 from ui.presenters.users import (
@@ -154,6 +156,12 @@ class UserDialog(_FormDialog):
         layout.addWidget(self.buttons)
         self.setMinimumWidth(520)
         (self.full_name_edit if user else self.username_edit).setFocus()
+        if user is not None:
+            watch_record(database, self, "user", user.id, self._changed_elsewhere)
+
+    def _changed_elsewhere(self, change: Change) -> None:
+        self.error_label.setText(changed_text(change, "user"))
+        self.error_label.setVisible(True)
 
     def roles(self) -> frozenset[Role]:
         return frozenset(r for r, box in self.role_boxes.items() if box.isChecked())
@@ -185,13 +193,30 @@ class UserDialog(_FormDialog):
                     roles=f.roles,
                 )
             )
-        user_id = self.user.id
+        user = self.user
+        try:
+            return save_with(
+                lambda: users.edit_user(
+                    uow(), clock, actor, user.id, f.full_name, f.title, f.roles, user.version
+                )
+            )
+        except StaleEdit as e:
+            if dialogs.offer_reload(self, self.windowTitle(), str(e)):
+                self.reload()
+            return FieldError("", str(e))
 
-        def change() -> None:
-            users.set_roles(uow(), clock, actor, user_id, f.roles)
-            users.update_person(uow(), clock, actor, user_id, f.full_name, f.title)
-
-        return save_with(change)
+    def reload(self) -> None:
+        """Show the user as the register has them now (after a save over a newer change)."""
+        assert self.user is not None
+        with self.database.read() as conn:
+            now = next((r for r in user_rows(conn) if r.id == self.user.id), None)
+        if now is None:
+            return
+        self.user = now
+        self.full_name_edit.setText(now.full_name)
+        self.title_edit.setText(now.title)
+        for role, box in self.role_boxes.items():
+            box.setChecked(role in now.roles)
 
 
 class PasswordDialog(_FormDialog):
