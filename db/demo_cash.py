@@ -639,7 +639,7 @@ class _Planner:
             return False
         if ground is RefundGround.PLUMBING_VOID:
             assert self.ledger.plumbing_clerical is not None
-            decision = plumbing_void_refund(paid, 0, self.ledger.plumbing_clerical)
+            decision = plumbing_void_refund(paid, (), self.ledger.plumbing_clerical)
         else:
             setting = "withdrawn_refund" if ground is RefundGround.WITHDRAWN else "denied_refund"
             decision = withdrawal_refund(ground, paid, WithdrawalPolicy(True), setting)

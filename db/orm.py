@@ -42,6 +42,7 @@ from desk.domain.model import (
     Refund,
     StateFiling,
     StreetDeposit,
+    StreetRepaving,
     SuretyFacts,
     Turnover,
     User,
@@ -184,6 +185,8 @@ def start_mappers() -> None:
     mapper_registry.map_imperatively(
         Condemnation, schema.condemnation, **_versioned(schema.condemnation)
     )
+    # The street register's repavings (revision 0015): plain rows; desk.services.street_register.
+    mapper_registry.map_imperatively(StreetRepaving, schema.street_repaving)
     mapper_registry.map_imperatively(
         InsuranceCertificateRecord,
         schema.insurance_certificate,

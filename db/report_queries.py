@@ -2,7 +2,11 @@
 fill the frozen read models of desk/domain/reports.py. The Reports screen, the CLI, the PDF and
 Excel renderers and the BLDS export all read these functions, so their figures agree.
 
-Money follows the cashiering ledger (gl_entry): what was received in a period is the sum of its
+Money follows the cashiering ledger (gl_entry), and fees are the city's revenue accounts only
+(_city_fees): the state seal and other governments' fees are collected for others, a street
+deposit is held for the depositor (15.1.21(a)(1)a, 15.1.21(e), 15.1.43); a deposit the Council
+retains becomes revenue by the ledger's transfer on the day of the retention. What was received
+in a period is the sum of its
 GL entries dated in the period (receipts, voids, returned checks, refunds and the transfers that
 move a payer's credit onto a permit), which equals the treasurer's reconciliation; what was
 delivered to the Treasurer is the sum of the entries that went out with a turnover delivered in
@@ -39,7 +43,7 @@ from sqlalchemy.types import TypeDecorator
 from db import licence_queries, schema
 from db.letterheads import letterhead_as_of
 from desk.domain import reports as r
-from desk.domain.cashiering import AccountPurpose, EntrySource, ReversalKind
+from desk.domain.cashiering import AccountKind, AccountPurpose, EntrySource, ReversalKind
 from desk.domain.enums import PartyRole, PermitClass, PermitStatus, WorkClass
 from desk.domain.inspections import Result
 from desk.domain.kinds import PermitKind, kinds_for
@@ -122,6 +126,12 @@ def _between(column: Any, period: r.Period) -> ColumnElement[bool]:
     return and_(column >= period.start, column <= period.end)
 
 
+def _city_fees() -> ColumnElement[bool]:
+    """The entry's account is one of the city's revenue accounts (by the account's kind, not by
+    fee code): the fees collected of 15.1.6(c). Needs `acct` joined on e.account_id."""
+    return acct.c.kind == AccountKind.REVENUE.value
+
+
 # --------------------------------------------------------------------------- activity
 
 
@@ -190,18 +200,26 @@ def activity(
     money_trade = where_trade
     for kind, value in conn.execute(
         select(p.c.kind, func.sum(e.c.amount))
-        .select_from(e.outerjoin(p, p.c.id == e.c.permit_id))
-        .where(e.c.municipality_id == municipality_id, money_trade, _between(e.c.day, period))
+        .select_from(
+            e.join(acct, acct.c.id == e.c.account_id).outerjoin(p, p.c.id == e.c.permit_id)
+        )
+        .where(
+            e.c.municipality_id == municipality_id,
+            money_trade,
+            _city_fees(),
+            _between(e.c.day, period),
+        )
         .group_by(p.c.kind)
     ):
         add(kind, "fees_received", _money(value))
     t = schema.turnover
     for kind, value in conn.execute(
         select(p.c.kind, func.sum(e.c.amount))
-        .select_from(_delivered_turnover())
+        .select_from(_delivered_turnover().join(acct, acct.c.id == e.c.account_id))
         .where(
             e.c.municipality_id == municipality_id,
             e.c.source != EntrySource.TRANSFER.value,
+            _city_fees(),
             money_trade,
             _between(t.c.delivered_on, period),
         )
@@ -318,6 +336,7 @@ def monthly_report(
         # 15.1.74(b): "licenses and permits granted" (City licences, revision 0011).
         licences=licence_queries.licence_counts_for(conn, municipality_id, periods, trade),
         licences_granted=licence_queries.month_licences(conn, municipality_id, period, trade),
+        money=r.money_split(fees_by_account(conn, municipality_id, key, period, trade)),
     )
 
 
@@ -375,8 +394,9 @@ def _permit_year_groups(
 def _fee_year_groups(
     conn: Connection, municipality_id: int, key: str, first: int, last: int, trade: str | None
 ) -> list[Any]:
+    """Fees collected (city revenue accounts only) by year and month."""
     y, mo = _year_of(e.c.day), _month_of(e.c.day)
-    joined = e.outerjoin(p, p.c.id == e.c.permit_id)
+    joined = e.join(acct, acct.c.id == e.c.account_id).outerjoin(p, p.c.id == e.c.permit_id)
     where_trade = _trade_filter(key, trade)
     return list(
         conn.execute(
@@ -385,6 +405,7 @@ def _fee_year_groups(
             .where(
                 e.c.municipality_id == municipality_id,
                 where_trade,
+                _city_fees(),
                 _between(e.c.day, r.Period(date(first, 1, 1), date(last, 12, 31))),
             )
             .group_by(y, mo)
@@ -535,18 +556,26 @@ def fees_by_account(
 ) -> list[r.AccountFees]:
     where_trade = _trade_filter(key, trade)
     rows = conn.execute(
-        select(acct.c.number, acct.c.name, e.c.source, func.sum(e.c.amount))
+        select(
+            acct.c.number,
+            acct.c.name,
+            acct.c.kind,
+            acct.c.purpose,
+            e.c.source,
+            func.sum(e.c.amount),
+        )
         .select_from(
             e.join(acct, acct.c.id == e.c.account_id).outerjoin(p, p.c.id == e.c.permit_id)
         )
         .where(e.c.municipality_id == municipality_id, where_trade, _between(e.c.day, period))
-        .group_by(acct.c.number, acct.c.name, e.c.source)
+        .group_by(acct.c.number, acct.c.name, acct.c.kind, acct.c.purpose, e.c.source)
     )
-    sums: dict[tuple[str, str], dict[EntrySource, Decimal]] = defaultdict(dict)
-    for number, name, source, amount in rows:
-        sums[(number, name)][EntrySource(source)] = _money(amount)
+    sums: dict[tuple[str, str, r.MoneyClass], dict[EntrySource, Decimal]] = defaultdict(dict)
+    for number, name, kind, purpose, source, amount in rows:
+        whose = r.money_class(kind, purpose)
+        sums[(number, name, whose)][EntrySource(source)] = _money(amount)
     out = []
-    for (number, name), s in sorted(sums.items()):
+    for (number, name, whose), s in sorted(sums.items()):
         out.append(
             r.AccountFees(
                 number=number,
@@ -555,6 +584,7 @@ def fees_by_account(
                 reversals=r.money(s.get(EntrySource.VOID, ZERO) + s.get(EntrySource.NSF, ZERO)),
                 refunds=s.get(EntrySource.REFUND, ZERO),
                 transfers=s.get(EntrySource.TRANSFER, ZERO),
+                money_class=whose,
             )
         )
     return out
@@ -563,13 +593,21 @@ def fees_by_account(
 def receipts_by_day(
     conn: Connection, municipality_id: int, key: str, period: r.Period, trade: str | None
 ) -> list[r.DayReceipts]:
-    """15.1.6(c): 'a record of all fees collected showing the date of their receipt'."""
+    """15.1.6(c): 'a record of all fees collected showing the date of their receipt': the city's
+    revenue accounts only, and the receipts that paid some fee."""
     where_trade = _trade_filter(key, trade)
     receipt_ids = case((e.c.source == EntrySource.RECEIPT.value, e.c.payment_id))
     rows = conn.execute(
         select(e.c.day, func.count(func.distinct(receipt_ids)), func.sum(e.c.amount))
-        .select_from(e.outerjoin(p, p.c.id == e.c.permit_id))
-        .where(e.c.municipality_id == municipality_id, where_trade, _between(e.c.day, period))
+        .select_from(
+            e.join(acct, acct.c.id == e.c.account_id).outerjoin(p, p.c.id == e.c.permit_id)
+        )
+        .where(
+            e.c.municipality_id == municipality_id,
+            where_trade,
+            _city_fees(),
+            _between(e.c.day, period),
+        )
         .group_by(e.c.day)
         .order_by(e.c.day)
     )
@@ -591,7 +629,7 @@ def sureties(
         .scalars()
         .all()
     )
-    opening = received = returned = ZERO
+    opening = received = returned = retained = ZERO
     if held:
         base = (
             select(func.sum(e.c.amount))
@@ -603,11 +641,23 @@ def sureties(
             )
         )
         opening = _money(conn.execute(base.where(e.c.day < period.start)).scalar())
+        in_period = base.where(_between(e.c.day, period))
+        # 15.1.43: received at the counter (less voids and returned checks), returned by the
+        # clerk's check (a refund), retained by the Council (a transfer to revenue).
         received = _money(
-            conn.execute(base.where(_between(e.c.day, period), e.c.amount > 0)).scalar()
+            conn.execute(
+                in_period.where(
+                    e.c.source.in_(
+                        [EntrySource.RECEIPT.value, EntrySource.VOID.value, EntrySource.NSF.value]
+                    )
+                )
+            ).scalar()
         )
         returned = _money(
-            conn.execute(base.where(_between(e.c.day, period), e.c.amount < 0)).scalar()
+            conn.execute(in_period.where(e.c.source == EntrySource.REFUND.value)).scalar()
+        )
+        retained = _money(
+            conn.execute(in_period.where(e.c.source == EntrySource.TRANSFER.value)).scalar()
         )
     names = set(inspect(conn).get_table_names())
     recorded = {"deposit", "bond"} <= names
@@ -616,7 +666,8 @@ def sureties(
         deposits_opening=opening,
         deposits_received=received,
         deposits_returned=returned,
-        deposits_closing=r.money(opening + received + returned),
+        deposits_retained=retained,
+        deposits_closing=r.money(opening + received + returned + retained),
         deposits=tuple(_deposits(conn, municipality_id, key, period, trade)) if recorded else (),
         bonds=tuple(_bonds(conn, municipality_id, period)) if recorded and not trade else (),
         note="" if recorded else f"Deposits and bonds: {r.NOT_RECORDED}.",
@@ -810,7 +861,9 @@ def annual_report(
     )
     accounts = fees_by_account(conn, municipality_id, key, period, trade)
     categories = tuple(
-        r.CategoryFees(a.name, a.net) for a in sorted(accounts, key=lambda a: -a.net) if a.net > 0
+        r.CategoryFees(a.name, a.net)
+        for a in sorted(accounts, key=lambda a: -a.net)
+        if a.net > 0 and a.is_fee
     )
     razed = _permit_lines(
         conn,
@@ -862,7 +915,20 @@ def annual_report(
         voided=voided,
         # 15.1.6(c) condemnations; City licences granted and revoked (revision 0011).
         licensing=licence_queries.licensing_section(conn, municipality_id, period, trade),
+        register_starts=register_starts(conn, municipality_id),
     )
+
+
+def register_starts(conn: Connection, municipality_id: int) -> date | None:
+    """The first day the register holds: the earliest application or issue date of the
+    municipality's permits (None when it has none). A year that starts before it is partial."""
+    found = conn.execute(
+        select(func.min(p.c.applied_on), func.min(p.c.issued_on)).where(
+            p.c.municipality_id == municipality_id
+        )
+    ).first()
+    days = [d for d in (found or ()) if d is not None]
+    return min(days) if days else None
 
 
 # --------------------------------------------------------------------------- Census C-404

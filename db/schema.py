@@ -260,6 +260,9 @@ permit = Table(
     Column("work_details", JSON, nullable=False, server_default=text("'{}'")),  # SBD-5823
     Column("damage_percent", Integer),  # of equalized value, 15.1.9(b), 15.1.3(d)(3)
     Column("sewer_permission", String(400), nullable=False, server_default=""),  # 15.1.36
+    # Revision 0015: the Council's approval of an opening within five years of repaving, §435-8.I.
+    Column("council_opening_approved_on", Date),
+    Column("council_opening_recorded_by_id", ForeignKey("app_user.id")),
     # A number is unique in its municipality; NULL (not yet issued) may repeat.
     UniqueConstraint("municipality_id", "number", name="uq_permit_municipality_number"),
 )
@@ -901,4 +904,20 @@ condemnation = Table(
     Column("outcome_note", Text, nullable=False),
     Column("by_user_id", ForeignKey("app_user.id")),
     Column("at", UTCDateTime),
+)
+
+# Revision 0015: the street register's repavings (New Lisbon §435-8.I), per street or segment.
+street_repaving = Table(
+    "street_repaving",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("municipality_id", ForeignKey("municipality.id"), nullable=False),
+    Column("street", String(200), nullable=False),  # as the parcels spell it
+    Column("from_number", Integer),  # the segment's house numbers, both included
+    Column("to_number", Integer),
+    Column("repaved_on", Date, nullable=False),
+    Column("notes", Text, nullable=False, server_default=""),
+    Column("by_user_id", ForeignKey("app_user.id")),
+    Column("at", UTCDateTime),
+    Index("ix_street_repaving_street", "municipality_id", "street"),
 )

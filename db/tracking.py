@@ -53,6 +53,7 @@ from desk.domain.model import (
     Refund,
     StateFiling,
     StreetDeposit,
+    StreetRepaving,
     SuretyFacts,
     Turnover,
     User,
@@ -102,6 +103,7 @@ ENTITY_NAMES: dict[type, str] = {
     SuretyFacts: "surety_facts",
     CityLicence: "city_licence",
     Condemnation: "condemnation",
+    StreetRepaving: "street_repaving",
 }
 REDACTED = {"password_hash"}
 ACTOR_KEY = "audit_actor"

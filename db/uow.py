@@ -394,6 +394,17 @@ class InspectionRepo:
             )
         )
 
+    def certificates_with_temporary(self, municipality_id: int) -> list[OccupancyCertificate]:
+        c = schema.occupancy_certificate
+        temporary = select(c.c.permit_id).where(
+            (c.c.municipality_id == municipality_id) & c.c.temporary_until.is_not(None)
+        )
+        return list(
+            self.session.scalars(
+                select(OccupancyCertificate).where(c.c.permit_id.in_(temporary)).order_by(c.c.id)
+            )
+        )
+
 
 class RowRepo:
     """Implements desk.services.uow.RowRepository."""

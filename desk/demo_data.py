@@ -28,6 +28,7 @@ from desk.domain.lifecycle import (
     Rule,
     check_extension,
     deadlines,
+    frozen_ground_cap,
     lapsed,
 )
 from desk.errors import ValidationError
@@ -1465,9 +1466,15 @@ def term_end(dates: PermitDates) -> date | None:
 
 
 @cache
-def _issued_term(rule: Rule, issued: date, requested: date | None) -> date | None:
+def _issued_term(
+    rule: Rule, issued: date, requested: date | None, emergency: bool = False
+) -> date | None:
     """term_end of a permit as issued (cached: the demo has a few thousand office days)."""
-    return term_end(PermitDates(rule, PermitStatus.ISSUED, issued, requested_until=requested))
+    return term_end(
+        PermitDates(
+            rule, PermitStatus.ISSUED, issued, requested_until=requested, emergency=emergency
+        )
+    )
 
 
 def _extension(
@@ -1480,6 +1487,9 @@ def _extension(
         return None
     reason, lo, hi = found
     until = missed.due + timedelta(days=between(rng, lo, hi))
+    if dates.rule is Rule.STREET_OPENING:  # §435-8.A: renewed to November 14 at the latest
+        cap = frozen_ground_cap(dates.approved_on or dates.issued_on, dates.emergency)
+        until = min(until, cap) if cap is not None else until
     earliest = max(d for d in (dates.issued_on, dates.commenced_on) if d is not None)
     granted = next_office_day(max(missed.due - timedelta(days=between(rng, 1, 14)), earliest))
     if granted > missed.due or granted > today:
@@ -1540,6 +1550,9 @@ def lifecycle(
             if decided <= today:
                 return Lifecycle(S.DENIED, decided, reviewed_on=decided)
             return Lifecycle(S.IN_REVIEW, applied_on, reviewed_on=applied_on)
+    elif rule is Rule.STREET_OPENING and extend and in_frozen_ground_season(today):
+        # §435-8.A: only an emergency excavation is still open, renewed, in the season.
+        emergency = True
     issued = clamp(applied_on + timedelta(days=lag))
     if want is not None and issued > today:
         issued = applied_on  # issued over the counter
@@ -1555,8 +1568,9 @@ def lifecycle(
         return Lifecycle(S.IN_REVIEW, reviewed, reviewed_on=reviewed)
 
     requested = _requested_until(rng, rule, issued)
-    alive = PermitDates(rule, S.ISSUED, issued, requested_until=requested)
-    end = _issued_term(rule, issued, requested)
+    # §435-8.A: a non-emergency opening ends by November 14 (desk/domain/lifecycle.py).
+    alive = PermitDates(rule, S.ISSUED, issued, requested_until=requested, emergency=emergency)
+    end = _issued_term(rule, issued, requested, emergency)
     first = Lifecycle(S.ISSUED, issued, issued, end, requested_until=requested, emergency=emergency)
 
     r = rng.random()

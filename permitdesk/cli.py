@@ -481,11 +481,12 @@ def cmd_lifecycle(args: argparse.Namespace) -> int:
                 verb = "due"
             for lapse in found:
                 d = lapse.deadline
+                said = "flagged" if lapse.flag else verb  # 15.1.13(d): not expired, to act on
                 print(
-                    f"{lapse.number or f'#{lapse.permit_id}'}\t{verb}\t{d.due.isoformat()}"
-                    f"\t{d.label} ({d.section})"
+                    f"{lapse.number or f'#{lapse.permit_id}'}\t{said}\t{d.due.isoformat()}"
+                    f"\t{d.label} ({d.section})" + (f"\t{lapse.flag}" if lapse.flag else "")
                 )
-            print(f"{name}: {len(found)} permit(s) {verb}")
+            print(f"{name}: {len([f for f in found if not f.flag])} permit(s) {verb}")
     finally:
         database.close()
     return 0

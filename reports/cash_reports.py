@@ -36,6 +36,7 @@ from desk.domain.cashiering import (
     Transmittal,
     TurnoverState,
 )
+from desk.domain.reports import reconciliation_split
 from desk.money import format_money as _format_money
 from reports import xlsx
 from reports.common import (
@@ -784,6 +785,21 @@ def identity_lines(r: Reconciliation) -> list[tuple[str, Decimal, bool]]:
     ]
 
 
+def split_lines(r: Reconciliation) -> list[tuple[str, Decimal, bool]]:
+    """The net collections by whose money it is, from the GL accounts' kind and purpose: the
+    city's fees (revenue accounts), money collected for others (the state seal,
+    15.1.21(a)(1)a; other governments' fees), street deposits received, returned and retained
+    (15.1.43), payers' credits. They add up to the net collections."""
+    return reconciliation_split(r.accounts).lines()
+
+
+def split_text(r: Reconciliation) -> str:
+    total = reconciliation_split(r.accounts).total
+    if total == r.net:
+        return "The money by whose it is adds up to the net collections."
+    return f"The money by whose it is differs from the net collections by {_signed(total - r.net)}."
+
+
 def balance_text(r: Reconciliation) -> str:
     if r.balanced:
         return "Balanced: every dollar received is in a turnover or still undeposited."
@@ -841,6 +857,31 @@ def render_reconciliation_pdf(
     table.setStyle(TableStyle(style))
     story.append(table)
     story += [Spacer(1, 4), para(balance_text(r), st["total"])]
+    story += _heading("Net collections by whose money it is", st)
+    split = split_lines(r)
+    table = Table(
+        [
+            [
+                para(label, st["total" if bold else "cell"]),
+                para(_signed_plain(v), st["total_money" if bold else "money"]),
+            ]
+            for label, v, bold in split
+        ],
+        colWidths=[4.6 * inch, 1.4 * inch],
+        hAlign="LEFT",
+    )
+    table.setStyle(
+        TableStyle(
+            [
+                ("LEFTPADDING", (0, 0), (-1, -1), 3),
+                ("RIGHTPADDING", (0, 0), (-1, -1), 3),
+                ("LINEBELOW", (0, 0), (-1, -1), 0.25, RULE),
+                ("LINEABOVE", (0, len(split) - 1), (-1, len(split) - 1), 0.8, INK),
+                ("BACKGROUND", (0, len(split) - 1), (-1, len(split) - 1), SHADE),
+            ]
+        )
+    )
+    story += [table, Spacer(1, 4), para(split_text(r), st["base"])]
     if r.over_short:
         story.append(
             para(
@@ -971,6 +1012,26 @@ def export_reconciliation_xlsx(r: Reconciliation, municipality: str, out: Path) 
     ]
     row = xlsx.write_pairs(ws, pairs, first, money_rows=set(range(len(pairs))), bold_rows={4, 8, 9})
     ws.cell(row=row, column=1, value=balance_text(r))
+    row += 2
+    ws.cell(row=row, column=1, value="Net collections by whose money it is").font = xlsx.TOTAL_FONT
+    split = split_lines(r)
+    start = row + 1
+    # The last line adds the others up (a formula), and is checked against the net collections.
+    row = xlsx.write_pairs(
+        ws,
+        [
+            *((label, v) for label, v, _ in split[:-1]),
+            (split[-1][0], f"=SUM(B{start}:B{start + len(split) - 2})"),
+            (
+                "Difference (net collections − this total)",
+                f"=B{first + 4}-B{start + len(split) - 1}",
+            ),
+        ],
+        start,
+        money_rows=set(range(len(split) + 1)),
+        bold_rows={0, len(split) - 1},
+    )
+    ws.cell(row=row, column=1, value=split_text(r))
     xlsx.finish_sheet(ws, title_rows={1, 2, 3, row}, header_text=municipality)
 
     acs = xlsx.add_sheet(wb, "GL accounts")

@@ -23,9 +23,11 @@ from desk.domain.documents import Letterhead
 from desk.domain.reports import (
     HEADLINE_FIELDS,
     NOT_RECORDED,
+    AccountFees,
     AnnualReport,
     Headline,
     change_words,
+    no_data_words,
     trade_label,
 )
 from reports import xlsx
@@ -52,6 +54,15 @@ def change_text(now: Decimal | int, before: Decimal | int) -> str:
     return NOT_APPLICABLE if before == 0 else change_words(now, before)
 
 
+def change_cell(rep: AnnualReport, name: str) -> str:
+    """The PDF's Change cell for one headline figure: 'n/a (no data before MM/DD/YYYY)' when the
+    previous year is partial in the register (it starts after that year's January 1), so a
+    first half-year is not compared with a full one."""
+    if rep.register_starts is not None and rep.partial(rep.previous.year):
+        return no_data_words(rep.register_starts)
+    return change_text(getattr(rep.headline, name), getattr(rep.previous, name))
+
+
 def change_formula(current: str, previous: str) -> str:
     """The workbook's Change cell: (this year - last year) / last year, or "n/a"."""
     return f'=IF({previous}=0,"{NOT_APPLICABLE}",({current}-{previous})/{previous})'
@@ -68,7 +79,8 @@ def summary_sentence(rep: AnnualReport) -> str:
     text = (
         f"In {rep.year} the office issued {h.permits_issued:,} {what}permit"
         f"{'s' if h.permits_issued != 1 else ''} for work valued at {money(h.valuation)}"
-        f" ({prev.permits_issued:,} and {money(prev.valuation)} in {prev.year}), collected "
+        f" ({prev.permits_issued:,} and {money(prev.valuation)} in {prev.year}"
+        f"{_partial_words(rep)}), collected "
         f"{money(h.fees_collected)} in fees and made {h.inspections_made:,} inspection"
         f"{'s' if h.inspections_made != 1 else ''}."
     )
@@ -84,6 +96,12 @@ def summary_sentence(rep: AnnualReport) -> str:
             "since been voided."
         )
     return text
+
+
+def _partial_words(rep: AnnualReport) -> str:
+    if rep.register_starts is None or not rep.partial(rep.previous.year):
+        return ""
+    return f", a partial year: the register starts {rep.register_starts:%m/%d/%Y}"
 
 
 def cover_lines(rep: AnnualReport) -> tuple[str, str]:
@@ -176,7 +194,7 @@ def render_annual_pdf(
                 label,
                 _figure(rep.headline, name),
                 _figure(prev, name),
-                change_text(getattr(rep.headline, name), getattr(prev, name)),
+                change_cell(rep, name),
             ]
             for name, label in _fields(rep)
         ],
@@ -194,7 +212,7 @@ def render_annual_pdf(
     _fit_widths(cols, 7.0)
     pdf.table(
         cols,
-        [[str(h.year), *(_figure(h, name) for name, _ in _fields(rep))] for h in rep.trend],
+        [[str(h.year), *(_figure(h, name) for name, _ in _fields(rep))] for h in rep.full_trend],
     )
 
     # --- charts
@@ -391,41 +409,16 @@ def render_annual_pdf(
         empty=f"No stop-work orders, revocations or voids in {rep.year}.",
     )
 
-    # --- fees
+    # --- fees: the city's revenue accounts; then the money collected for others and held
+    # (15.1.21(a)(1)a state seal, 15.1.43 street deposits), which is not the city's fees.
     pdf.h1("Fees collected, by GL account")
-    pdf.table(
-        [
-            Col("Account", 0.72),
-            Col("Name", 1.25),
-            Col("Receipts", 1.05, "RIGHT"),
-            Col("Voids, returned checks", 1.0, "RIGHT"),
-            Col("Refunds", 1.0, "RIGHT"),
-            Col("Transfers", 0.9, "RIGHT"),
-            Col("Net", 1.08, "RIGHT"),
-        ],
-        [
-            [
-                a.number,
-                a.name,
-                money(a.receipts),
-                money(a.reversals),
-                money(a.refunds),
-                money(a.transfers),
-                money(a.net),
-            ]
-            for a in rep.fees_by_account
-        ],
-        total=[
-            "Total",
-            "",
-            money(sum((a.receipts for a in rep.fees_by_account), Decimal(0))),
-            money(sum((a.reversals for a in rep.fees_by_account), Decimal(0))),
-            money(sum((a.refunds for a in rep.fees_by_account), Decimal(0))),
-            money(sum((a.transfers for a in rep.fees_by_account), Decimal(0))),
-            money(rep.fees_total),
-        ],
-        empty=f"No fees were received in {rep.year}.",
-    )
+    _accounts_pdf(pdf, fee_accounts(rep), "Total fees", f"No fees were received in {rep.year}.")
+    held = other_accounts(rep)
+    if held:
+        pdf.h2("Collected for others and held (not the city's fees)")
+        _accounts_pdf(pdf, held, "Total", "")
+    pdf.h2("All money received, by whose it is")
+    pdf.facts([(label, money(v)) for label, v, _ in rep.money.lines()], label_width=4.0)
     pdf.h2(f"Fees by the date received ({COUNCIL_SECTION})")
     pdf.table(
         [Col("Date", 1.2), Col("Receipts", 1.0, "RIGHT"), Col("Amount", 1.6, "RIGHT")],
@@ -480,6 +473,54 @@ def render_annual_pdf(
     pdf.build(out, subject=f"{head.municipality_name} {rep.year}", cover=True)
 
 
+def fee_accounts(rep: AnnualReport) -> list[AccountFees]:
+    """The city's revenue accounts: the fees collected."""
+    return [a for a in rep.fees_by_account if a.is_fee]
+
+
+def other_accounts(rep: AnnualReport) -> list[AccountFees]:
+    """Liability accounts: the state's seal, other governments' fees, deposits, credits."""
+    return [a for a in rep.fees_by_account if not a.is_fee]
+
+
+def _accounts_pdf(pdf: Pdf, accounts: list[AccountFees], label: str, empty: str) -> None:
+    pdf.table(
+        [
+            Col("Account", 0.72),
+            Col("Name", 1.25),
+            Col("Receipts", 1.05, "RIGHT"),
+            Col("Voids, returned checks", 1.0, "RIGHT"),
+            Col("Refunds", 1.0, "RIGHT"),
+            Col("Transfers", 0.9, "RIGHT"),
+            Col("Net", 1.08, "RIGHT"),
+        ],
+        [
+            [
+                a.number,
+                a.name,
+                money(a.receipts),
+                money(a.reversals),
+                money(a.refunds),
+                money(a.transfers),
+                money(a.net),
+            ]
+            for a in accounts
+        ],
+        total=[
+            label,
+            "",
+            money(sum((a.receipts for a in accounts), Decimal(0))),
+            money(sum((a.reversals for a in accounts), Decimal(0))),
+            money(sum((a.refunds for a in accounts), Decimal(0))),
+            money(sum((a.transfers for a in accounts), Decimal(0))),
+            money(sum((a.net for a in accounts), Decimal(0))),
+        ]
+        if accounts
+        else None,
+        empty=empty,
+    )
+
+
 def _sureties_pdf(pdf: Pdf, rep: AnnualReport) -> None:
     s = rep.sureties
     pdf.h1("Deposits held and refunded; bonds on file")
@@ -488,8 +529,10 @@ def _sureties_pdf(pdf: Pdf, rep: AnnualReport) -> None:
             (f"Deposits held on January 1, {rep.year}", money(s.deposits_opening)),
             ("Deposits received", money(s.deposits_received)),
             ("Deposits returned", money(s.deposits_returned)),
+            ("Deposits retained by the Council (now city revenue)", money(s.deposits_retained)),
             (f"Deposits held on December 31, {rep.year}", money(s.deposits_closing)),
-        ]
+        ],
+        label_width=4.0,
     )
     if not s.recorded:
         pdf.note(s.note)
@@ -714,31 +757,30 @@ def export_annual_xlsx(rep: AnnualReport, out: Path, *, register: bool = True) -
 
     fees = xlsx.add_sheet(wb, "Fees by account")
     row = xlsx.write_title(fees, f"Fees collected by GL account — {rep.year}", lines)
-    xlsx.write_table(
+    t_fees = _accounts_xlsx(fees, fee_accounts(rep), row, "Total fees")
+    row = (t_fees.total_row or t_fees.last_row) + 2
+    held = other_accounts(rep)
+    t_held = None
+    if held:
+        fees.cell(
+            row=row, column=1, value="Collected for others and held (not the city's fees)"
+        ).font = xlsx.TOTAL_FONT
+        t_held = _accounts_xlsx(fees, held, row + 1, "Total")
+        row = (t_held.total_row or t_held.last_row) + 2
+    fees.cell(row=row, column=1, value="All money received, by whose it is").font = xlsx.TOTAL_FONT
+    split = rep.money.lines()
+    start = row + 1
+    xlsx.write_pairs(
         fees,
         [
-            "Account",
-            "Name",
-            "Receipts",
-            "Voids and returned checks",
-            "Refunds",
-            "Transfers",
-            "Net",
-        ],
-        [
-            [
-                a.number,
-                a.name,
-                a.receipts,
-                a.reversals,
-                a.refunds,
-                a.transfers,
-                f"=SUM(C{row + 1 + k}:F{row + 1 + k})",
-            ]
-            for k, a in enumerate(rep.fees_by_account)
-        ],
-        money_cols={2, 3, 4, 5, 6},
-        start_row=row,
+            (label, f"=G{t_fees.total_row}" if n == 0 else v)
+            for n, (label, v, _) in enumerate(split[:-1])
+        ]
+        # The net money received adds the lines above (the city's fees from the table).
+        + [(split[-1][0], f"=SUM(B{start}:B{start + len(split) - 2})")],
+        start,
+        money_rows=set(range(len(split))),
+        bold_rows={n for n, (_, _, bold) in enumerate(split) if bold},
     )
 
     days = xlsx.add_sheet(wb, "Fees by date")
@@ -871,7 +913,7 @@ def export_annual_xlsx(rep: AnnualReport, out: Path, *, register: bool = True) -
     xlsx.write_table(
         ws,
         ["Year", *(label for _, label in fields)],
-        [[h.year, *(getattr(h, name) for name, _ in fields)] for h in rep.trend],
+        [[h.year, *(getattr(h, name) for name, _ in fields)] for h in rep.full_trend],
         money_cols={
             k + 1 for k, (name, _) in enumerate(fields) if name in ("valuation", "fees_collected")
         },
@@ -882,12 +924,47 @@ def export_annual_xlsx(rep: AnnualReport, out: Path, *, register: bool = True) -
     for sheet in wb.worksheets:
         if sheet.title not in ("Buildings erected", "Permit register"):
             xlsx.finish_sheet(sheet, title_rows=set(range(1, 6)))
+    partial = rep.register_starts is not None and rep.partial(rep.previous.year)
     for k in range(len(fields)):
         r = t_s.first_row + k
-        cell = ws.cell(row=r, column=4, value=change_formula(f"B{r}", f"C{r}"))
-        cell.number_format = CHANGE_FORMAT
+        if partial and rep.register_starts is not None:
+            # The previous year is partial in the register: no percent (see change_cell).
+            cell = ws.cell(row=r, column=4, value=no_data_words(rep.register_starts))
+        else:
+            cell = ws.cell(row=r, column=4, value=change_formula(f"B{r}", f"C{r}"))
+            cell.number_format = CHANGE_FORMAT
         cell.alignment = Alignment(horizontal="right")
     xlsx.save(wb, out)
+
+
+def _accounts_xlsx(ws: Any, accounts: list[AccountFees], row: int, label: str) -> xlsx.TableRange:
+    return xlsx.write_table(
+        ws,
+        [
+            "Account",
+            "Name",
+            "Receipts",
+            "Voids and returned checks",
+            "Refunds",
+            "Transfers",
+            "Net",
+        ],
+        [
+            [
+                a.number,
+                a.name,
+                a.receipts,
+                a.reversals,
+                a.refunds,
+                a.transfers,
+                f"=SUM(C{row + 1 + k}:F{row + 1 + k})",
+            ]
+            for k, a in enumerate(accounts)
+        ],
+        money_cols={2, 3, 4, 5, 6},
+        start_row=row,
+        total_label=label,
+    )
 
 
 def _widths_from(ws: Any, headers: list[str], texts: list[tuple[str, ...]]) -> None:
@@ -914,11 +991,12 @@ def _sureties_xlsx(wb: Any, rep: AnnualReport, lines: list[str]) -> None:
             (f"Deposits held on January 1, {rep.year}", s.deposits_opening),
             ("Deposits received", s.deposits_received),
             ("Deposits returned", s.deposits_returned),
-            (f"Deposits held on December 31, {rep.year}", f"=SUM(B{row}:B{row + 2})"),
+            ("Deposits retained by the Council (now city revenue)", s.deposits_retained),
+            (f"Deposits held on December 31, {rep.year}", f"=SUM(B{row}:B{row + 3})"),
         ],
         row,
-        money_rows={0, 1, 2, 3},
-        bold_rows={3},
+        money_rows={0, 1, 2, 3, 4},
+        bold_rows={4},
     )
     if not s.recorded:
         ws.cell(row=row, column=1, value=s.note)

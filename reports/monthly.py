@@ -79,6 +79,7 @@ def render_monthly_pdf(rep: MonthlyReport, out: Path) -> None:
         total = getattr(rep.total, attr)
         pdf.table(cols, rows, total=["Total", *(_cell(total, n) for n, _ in ACTIVITY_COLUMNS)])
 
+    _money_pdf(pdf, rep)
     _licences_pdf(pdf, rep)  # 15.1.74(b): "licenses and permits granted"
     pdf.h1(f"Permits granted in {rep.period.label}")
     pdf.table(
@@ -133,6 +134,7 @@ def render_monthly_pdf(rep: MonthlyReport, out: Path) -> None:
             ],
             empty=f"No turnovers were delivered in {rep.period.label}.",
         )
+        pdf.note(TURNOVER_NOTE)
     pdf.build(out, subject=rep.period.label)
 
 
@@ -172,6 +174,7 @@ def export_monthly_xlsx(rep: MonthlyReport, out: Path) -> None:
         first = False
         row = table.next_row + 1
 
+    row = _money_xlsx(ws, rep, row)
     _licences_xlsx(wb, ws, rep, row)  # 15.1.74(b): "licenses and permits granted"
     permits = xlsx.add_sheet(wb, "Permits granted")
     row = xlsx.write_title(
@@ -219,6 +222,32 @@ def export_monthly_xlsx(rep: MonthlyReport, out: Path) -> None:
         xlsx.finish_sheet(turn, title_rows=set(range(1, table.header_row)))
     xlsx.finish_sheet(ws, title_rows=set(range(1, 5)))
     xlsx.save(wb, out)
+
+
+# --- money that is not the city's fees (15.1.21(a)(1)a, 15.1.43) -------------------------------
+
+MONEY_TITLE = "All money received this month, by whose it is"
+TURNOVER_NOTE = (
+    "A turnover carries all the money received: the city's fees, the state seals collected for "
+    "the state and the street deposits held (see the money received by whose it is)."
+)
+
+
+def _money_pdf(pdf: Pdf, rep: MonthlyReport) -> None:
+    pdf.h1(MONEY_TITLE)
+    pdf.facts([(label, money(v)) for label, v, _ in rep.money.lines()], label_width=4.0)
+
+
+def _money_xlsx(ws: Any, rep: MonthlyReport, row: int) -> int:
+    ws.cell(row=row, column=1, value=MONEY_TITLE).font = xlsx.TOTAL_FONT
+    lines = rep.money.lines()
+    return xlsx.write_pairs(
+        ws,
+        [(label, v) for label, v, _ in lines],
+        row + 1,
+        money_rows=set(range(len(lines))),
+        bold_rows={n for n, (_, _, bold) in enumerate(lines) if bold},
+    )
 
 
 def _row(t: TradeActivity, attr: str) -> list[object]:

@@ -339,12 +339,20 @@ def _sweep_lapsed(database: Database, municipality_id: int) -> str:
     from desk.clock import SystemClock
     from desk.services.lifecycle import sweep_lapsed
 
-    expired = sweep_lapsed(database.uow(), SystemClock(), municipality_id)
-    if not expired:
-        return ""
-    numbers = ", ".join(e.number or f"#{e.permit_id}" for e in expired[:6])
-    more = f" and {len(expired) - 6} more" if len(expired) > 6 else ""
-    return f"{len(expired)} permit(s) lapsed and are now expired: {numbers}{more}."
+    found = sweep_lapsed(database.uow(), SystemClock(), municipality_id)
+    expired = [e for e in found if not e.flag]
+    ended = [e for e in found if e.flag]  # 15.1.13(d): listed in Deadlines as overdue
+    lines = []
+    if expired:
+        numbers = ", ".join(e.number or f"#{e.permit_id}" for e in expired[:6])
+        more = f" and {len(expired) - 6} more" if len(expired) > 6 else ""
+        lines.append(f"{len(expired)} permit(s) lapsed and are now expired: {numbers}{more}.")
+    if ended:
+        lines.append(
+            f"{len(ended)} temporary certificate(s) of occupancy ended without a final "
+            "certificate; see Deadlines (15.1.13(d))."
+        )
+    return " ".join(lines)
 
 
 def sign_in(database: Database, note: str, username: str) -> Actor | None:

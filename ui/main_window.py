@@ -225,6 +225,12 @@ class MainWindow(QMainWindow):
         self.calculator_action.triggered.connect(self.open_fee_calculator)
         tools.addAction(self.calculator_action)
         self.addAction(self.calculator_action)
+        # New Lisbon §435-8.I: the street register's repavings, for those who keep it.
+        self.repaving_action = QAction("Street &repaving…", self)
+        self.repaving_action.setObjectName("toolsStreetRepaving")
+        self.repaving_action.triggered.connect(self.open_street_repaving)
+        if allowed(self.session.actor, Permission.RECORD_STREET_REPAVING):
+            tools.addAction(self.repaving_action)
 
         # Administration: the sections only administrators have, by name as the guide calls them.
         self.admin_menu: QMenu | None = None
@@ -477,6 +483,18 @@ class MainWindow(QMainWindow):
             window = self.permit_windows.get(permit_id)
             if window is not None:
                 window.reload()
+
+    def open_street_repaving(self) -> bool:
+        """Tools → Street repaving…: record a repaving on the street register (§435-8.I)."""
+        from ui.permit import actions
+        from ui.permit.base import PermitContext
+        from ui.permit.street_register import StreetRepavingDialog
+
+        context = PermitContext(self.database, self.session, 0, self.clock)  # no permit
+        dialog = StreetRepavingDialog(context, "", self)
+        done = actions.exec_dialog(dialog)
+        dialog.deleteLater()
+        return done
 
     def open_fee_calculator(self) -> FeeCalculatorWindow | None:
         """Tools → Fee calculator (Ctrl+K): one non-modal window, raised when already open."""

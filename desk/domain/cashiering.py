@@ -433,23 +433,44 @@ def no_refund_once_issued(ground: RefundGround, trade: str, fees_paid: Decimal) 
     )
 
 
+@dataclass(frozen=True)
+class InspectionMade:
+    """An inspection made on the permit, as the register records it (15.1.42 reads "before any
+    inspections are made"): its type, the result recorded and the day it was made. The service
+    reads these from the register; nobody types them (ARCHITECTURE.md)."""
+
+    label: str  # "Plumbing rough-in"
+    result: str  # "passed", "rejected", "partial", "ok for service"
+    on: date | None = None
+
+    def __str__(self) -> str:
+        day = f" {self.on:%m/%d/%Y}" if self.on is not None else ""
+        return f"{self.label} {self.result}{day}"
+
+
+def inspections_made_text(made: Sequence[InspectionMade]) -> str:
+    """'1 inspection made: Plumbing rough-in passed 03/04/2026'; 'No inspection made'."""
+    if not made:
+        return "No inspection made"
+    head = "1 inspection made" if len(made) == 1 else f"{len(made)} inspections made"
+    return f"{head}: " + "; ".join(str(m) for m in made)
+
+
 def plumbing_void_refund(
-    fees_paid: Decimal, inspections_made: int, clerical: Decimal = Decimal("10.00")
+    fees_paid: Decimal, made: Sequence[InspectionMade], clerical: Decimal = Decimal("10.00")
 ) -> RefundDecision:
-    """15.1.42: a plumbing permit voided at the plumber's request before any inspection: all
-    fees paid except $10.00 kept for clerical expense; after partial inspections, nothing."""
-    if inspections_made < 0:
-        raise ValidationError("inspections made", "must not be negative")
+    """15.1.42: a plumbing permit voided at the plumber's request "before any inspections are
+    made": all fees paid except $10.00 kept for clerical expense; "in the event partial
+    inspections have been made, the entire permit fee shall be retained": nothing."""
     paid = _money(fees_paid)
-    if inspections_made > 0:
-        made = (
-            "1 inspection was" if inspections_made == 1 else f"{inspections_made} inspections were"
-        )
+    if made:
+        what = "1 inspection was" if len(made) == 1 else f"{len(made)} inspections were"
         return RefundDecision(
             RefundGround.PLUMBING_VOID,
             ZERO,
             paid,
-            f"{made} made before the permit was voided: the entire permit fee is retained "
+            f"{what} made before the permit was voided "
+            f"({'; '.join(str(m) for m in made)}): the entire permit fee is retained "
             f"({CLERICAL_SECTION}).",
             CLERICAL_SECTION,
         )
@@ -598,7 +619,7 @@ class RefundCase:
     seal_paid: Decimal
     excess_paid: Decimal  # paid beyond what the permit is charged
     today: date
-    inspections_made: int = 0
+    inspections_made: tuple[InspectionMade, ...] = ()  # 15.1.42: from the register
     filed_on: date | None = None
 
 
@@ -835,6 +856,7 @@ class AccountLine:
     refunds: Decimal
     transfers: Decimal
     closing: Decimal
+    purpose: AccountPurpose = AccountPurpose.NONE  # whose money it is (reports' money split)
 
     @property
     def movement(self) -> Decimal:
@@ -976,6 +998,7 @@ def reconcile(
             refunds=_money(m.get(EntrySource.REFUND, ZERO)),
             transfers=_money(m.get(EntrySource.TRANSFER, ZERO)),
             closing=_money(opening[number] + sum(m.values(), ZERO)),
+            purpose=info.purpose,
         )
         lines.append(line)
         if info.purpose is AccountPurpose.CREDITS_HELD:

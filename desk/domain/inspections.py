@@ -90,6 +90,12 @@ class Result(StrEnum):
         return self in (Result.PASSED, Result.OK_FOR_SERVICE)
 
     @property
+    def made(self) -> bool:
+        """15.1.42 "before any inspections are made": the inspector made the visit and recorded
+        what was found (passed, partial, rejected, OK for service); a cancelled one was not."""
+        return self is not Result.CANCELLED
+
+    @property
     def needs_correction_order(self) -> bool:
         """15.1.90(b)(1): a noncompliance is notified in writing with a date to correct it."""
         return self is Result.REJECTED

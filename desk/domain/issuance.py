@@ -3,8 +3,9 @@ building's condition, not from a checklist.
 
 New Lisbon §435-8 (Frozen ground): "No openings ... shall be permitted between November 15 and
 May 1 except where it is determined ... to be an emergency excavation." Both days are inside
-the season.
-§435-8 (Excavation in new streets limited): after repaving, "no permit shall be issued to open or
+the season; a permit's validity and renewals end on November 14 (desk/domain/lifecycle.py
+frozen_ground_cap).
+§435-8.I (Excavation in new streets limited): after repaving, "no permit shall be issued to open or
 excavate said street for a period of five years after the date of improvement or repaving unless,
 in the opinion of the Common Council ... it is absolutely essential": the opening is allowed from
 the fifth anniversary on, or earlier with the council's approval on record.
@@ -49,13 +50,43 @@ def street_opening_holds(
             f"No street openings between November 15 and May 1 except an emergency "
             f"excavation; the issue date is {day.isoformat()} (§435-8, Frozen ground)."
         )
-    if paved_on is not None and day < moratorium_ends(paved_on) and not council_approval.strip():
-        out.append(
-            f"The street was repaved on {paved_on.isoformat()}; it may not be opened before "
-            f"{moratorium_ends(paved_on).isoformat()} without the Common Council's approval on "
-            "record (§435-8, Excavation in new streets limited)."
-        )
+    if not council_approval.strip():
+        out.extend(repaving_holds(day, paved_on, None))
     return out
+
+
+def repaving_holds(
+    day: date, paved_on: date | None, council_approved_on: date | None, street: str = ""
+) -> list[str]:
+    """§435-8.I (Excavation in new streets limited): no opening permit "for a period of five
+    years after the date of improvement or repaving" unless the Common Council finds it
+    absolutely essential. Reading: the opening may be issued from the fifth anniversary of the
+    repaving on (add_months clamps Feb 29 to Feb 28), or earlier once the Council's approval,
+    dated on or before the issue day, is on record."""
+    if paved_on is None or day >= moratorium_ends(paved_on):
+        return []
+    if council_approved_on is not None and council_approved_on <= day:
+        return []
+    where = street or "The street"
+    return [
+        f"{where} was repaved on {paved_on.isoformat()}; it may not be opened before "
+        f"{moratorium_ends(paved_on).isoformat()} (five years) unless the Common Council "
+        "approves the opening as absolutely essential, and no approval is on record "
+        "(§435-8.I, Excavation in new streets limited)."
+    ]
+
+
+def house_number_holds(needs_number: bool, house_number: str, pin: str, section: str) -> list[str]:
+    """A building permit for a new structure waits for the lot's official house number: New
+    Lisbon §435-15.E ("No building permit shall be issued ... until the owner has procured ...
+    the official number"); Glendale's application states "the house number thereof",
+    15.1.7(b)(1). `section` is the municipality's own (intake_fees.toml house_number_section)."""
+    if not needs_number or house_number.strip():
+        return []
+    return [
+        f"No official house number is on record for parcel {pin}; a building permit for a new "
+        f"structure is not issued until it is recorded ({section})"
+    ]
 
 
 # 15.1.36: the kinds that connect to the public sewer (Glendale's plumbing and sewer/water

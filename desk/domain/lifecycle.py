@@ -92,6 +92,10 @@ class PermitDates:
     requested_until: date | None = None  # temporary electrical, solid fill, temp. occupancy
     building_permit_expires: date | None = None  # erosion: the building permit's term
     extensions: tuple[Extension, ...] = field(default_factory=tuple)
+    emergency: bool = False  # street opening: an emergency excavation (§435-8.A)
+    # 15.1.13(d): the completion date of a temporary certificate of occupancy still in force
+    # (no final certificate issued since): open_temporary_occupancy.
+    temporary_occupancy_until: date | None = None
 
 
 @dataclass(frozen=True)
@@ -111,6 +115,7 @@ START = "start"
 RESUME = "resume"
 COMPLETE = "complete"
 EXPIRES = "expires"
+OCCUPANCY = "occupancy"  # 15.1.13(d): a temporary certificate's completion date
 
 BUILDING_START_MONTHS = 4  # 15.1.8(b)
 BUILDING_SUSPENSION_DAYS = 60  # 15.1.8(b)
@@ -124,6 +129,30 @@ STREET_PRIVILEGE_MONTHS = 3  # §435-10
 TEMPORARY_ELECTRICAL_MAX_DAYS = 90  # 15.1.76(a)
 SOLID_FILL_MAX_MONTHS = 3  # 15.1.18
 TEMPORARY_OCCUPANCY_MAX_DAYS = 120  # 15.1.13(d)
+# §435-8.A (Frozen ground): "No openings ... between November 15 and May 1" except an emergency
+# excavation. November 14 is the last day a non-emergency opening may be open: its 30-day
+# validity and its renewals end then at the latest (desk/domain/issuance.py refuses issuing in
+# the season itself).
+OPENING_SEASON_LAST_DAY = (11, 14)
+
+
+def frozen_ground_cap(start: date, emergency: bool) -> date | None:
+    """§435-8.A: the last day a non-emergency street opening approved on `start` may be open
+    (November 14 of that year), or None for an emergency excavation or a start in the season."""
+    last = date(start.year, *OPENING_SEASON_LAST_DAY)
+    if emergency or start > last:
+        return None
+    return last
+
+
+def open_temporary_occupancy(certificates: list[tuple[date, date | None]]) -> date | None:
+    """15.1.13(d): the completion date of the permit's temporary certificate of occupancy that is
+    still in force, from its certificates in the order of issue as (issued_on, temporary_until):
+    the latest temporary one, unless a final certificate (15.1.13(a)) was issued after it."""
+    until = None
+    for _issued_on, temporary_until in certificates:
+        until = temporary_until  # a final certificate (None) ends the temporary one
+    return until
 
 
 def _base_deadlines(p: PermitDates) -> list[Deadline]:
@@ -171,13 +200,19 @@ def _base_deadlines(p: PermitDates) -> list[Deadline]:
         return [Deadline(EXPIRES, "Erosion control permit valid", due, "15.2.8(e)(1)")]
     if r is Rule.STREET_OPENING:
         start = p.approved_on or issued
+        due = start + timedelta(days=STREET_OPENING_DAYS)
+        cap = frozen_ground_cap(start, p.emergency)
+        if cap is not None and cap < due:  # §435-8.A: not into the frozen-ground season
+            return [
+                Deadline(
+                    EXPIRES,
+                    "Street opening permit valid (frozen ground from November 15)",
+                    cap,
+                    "§435-7 (Validity of permit), §435-8.A (Frozen ground)",
+                )
+            ]
         return [
-            Deadline(
-                EXPIRES,
-                "Street opening permit valid",
-                start + timedelta(days=STREET_OPENING_DAYS),
-                "§435-7 (Validity of permit)",
-            )
+            Deadline(EXPIRES, "Street opening permit valid", due, "§435-7 (Validity of permit)")
         ]
     if r is Rule.STREET_PRIVILEGE:
         return [
@@ -209,10 +244,26 @@ def _base_deadlines(p: PermitDates) -> list[Deadline]:
     return []
 
 
+def _occupancy_deadlines(p: PermitDates) -> list[Deadline]:
+    """15.1.13(d): while a temporary certificate of occupancy is in force, the completion date
+    the inspector set on it is a deadline of the permit it was issued on; a final certificate
+    clears it."""
+    if p.temporary_occupancy_until is None:
+        return []
+    return [
+        Deadline(
+            OCCUPANCY,
+            "Temporary occupancy ends: final certificate due",
+            p.temporary_occupancy_until,
+            "15.1.13(d)",
+        )
+    ]
+
+
 def deadlines(p: PermitDates) -> list[Deadline]:
     """The permit's deadlines, each moved by its latest extension."""
     out = []
-    for d in _base_deadlines(p):
+    for d in _base_deadlines(p) + _occupancy_deadlines(p):
         ext = [e for e in p.extensions if e.deadline == d.code]
         if ext:
             latest = max(ext, key=lambda e: e.until)
@@ -223,11 +274,52 @@ def deadlines(p: PermitDates) -> list[Deadline]:
 
 
 def lapsed(p: PermitDates, today: date) -> Deadline | None:
-    """The first deadline that has passed while the permit is alive, or None."""
+    """The first deadline that has passed while the permit is alive, or None. The temporary
+    occupancy deadline does not expire the permit (occupancy_ended)."""
     if p.status not in ACTIVE:
         return None
-    passed = [d for d in deadlines(p) if d.passed(today)]
+    passed = [d for d in deadlines(p) if d.passed(today) and d.code != OCCUPANCY]
     return min(passed, key=lambda d: d.due) if passed else None
+
+
+# The statuses in which a temporary certificate's end is watched: a permit completed by its
+# premises examination (a temporary occupancy permit) still carries the certificate.
+# An expired permit is watched too: its occupants have no certificate either.
+OCCUPANCY_WATCHED = ACTIVE | {S.COMPLETED, S.EXPIRED}
+
+
+def occupancy_ended(p: PermitDates, today: date) -> Deadline | None:
+    """15.1.13(d), (a)(2), (b)(1): the temporary certificate's completion date has passed with no
+    final certificate. The permission to occupy ends with it; the permit itself keeps its status
+    (its own term is another section's), and the inspector decides on the order to discontinue
+    the occupancy (15.1.13(b)(1)). None when not ended."""
+    if p.status not in OCCUPANCY_WATCHED:
+        return None
+    return next((d for d in deadlines(p) if d.code == OCCUPANCY and d.passed(today)), None)
+
+
+def requested_period_holds(rule: Rule, requested_until: date | None, on: date) -> list[str]:
+    """15.1.76(a): a temporary wiring permit states the period the wiring is to remain in
+    service, at most 90 days; checked again against the issue date."""
+    if rule is not Rule.TEMPORARY_ELECTRICAL:
+        return []
+    if requested_until is None:
+        return [
+            "Temporary wiring: the period the wiring is to remain in service is not stated "
+            "(at most 90 days) (15.1.76(a))"
+        ]
+    latest = on + timedelta(days=TEMPORARY_ELECTRICAL_MAX_DAYS)
+    if requested_until < on:
+        return [
+            f"Temporary wiring: the stated period ended on {requested_until.isoformat()}, "
+            f"before the issue date {on.isoformat()} (15.1.76(a))"
+        ]
+    if requested_until > latest:
+        return [
+            f"Temporary wiring: the stated period to {requested_until.isoformat()} is more than "
+            f"90 days from the issue date; {latest.isoformat()} at the latest (15.1.76(a))"
+        ]
+    return []
 
 
 def check_requested_period(rule: Rule, issued_on: date, until: date) -> None:
@@ -269,12 +361,27 @@ def check_extension(p: PermitDates, code: str, until: date) -> Deadline:
         raise ValidationError(
             "new date", "an erosion control extension is at most 180 days (15.2.8(e)(1))"
         )
+    if code == OCCUPANCY:
+        raise ValidationError(
+            "deadline",
+            "a temporary certificate sets its own completion date, at most 120 days; examine "
+            "the premises again and issue a new temporary certificate (15.1.13(d))",
+        )
     if p.rule is Rule.STREET_OPENING and until > current.due + timedelta(
         days=STREET_OPENING_RENEWAL_DAYS
     ):
         raise ValidationError(
             "new date", "a street opening permit is renewed 30 days at a time (§435-7)"
         )
+    if p.rule is Rule.STREET_OPENING and p.issued_on is not None:
+        cap = frozen_ground_cap(p.approved_on or p.issued_on, p.emergency)
+        if cap is not None and until > cap:
+            # §435-8.A: a renewal does not reach into the frozen-ground season.
+            raise ValidationError(
+                "new date",
+                f"no street openings between November 15 and May 1 except an emergency "
+                f"excavation: a renewal ends on {cap.isoformat()} at the latest (§435-8.A)",
+            )
     if p.rule in (Rule.TEMPORARY_ELECTRICAL, Rule.TEMPORARY_OCCUPANCY, Rule.SOLID_FILL):
         assert p.issued_on is not None
         check_requested_period(p.rule, p.issued_on, until)

@@ -82,6 +82,23 @@ class Parcel:
 
 
 @dataclass(eq=False, kw_only=True)
+class StreetRepaving:
+    """A street, or a segment of it between two house numbers, permanently improved or repaved
+    (New Lisbon §435-8.I: no opening for five years after, unless the Council finds it
+    absolutely essential). Recorded once on the street register; every opening reads it."""
+
+    municipality_id: int
+    street: str  # as the parcels spell it
+    repaved_on: date
+    from_number: int | None = None
+    to_number: int | None = None
+    notes: str = ""
+    by_user_id: int | None = None
+    at: datetime | None = None
+    id: int | None = None
+
+
+@dataclass(eq=False, kw_only=True)
 class Party:
     """A person or an organization that applies, owns, designs or builds."""
 
@@ -159,6 +176,10 @@ class Permit:
     work_began_before_permit: bool = False  # double fees 15.1.21(f)
     street_paved_on: date | None = None  # street openings: the final paving (§435-8)
     council_approval: str = ""  # resolution allowing an opening within five years of repaving
+    # §435-8.I: the day the Common Council approved the opening within five years of repaving,
+    # and who recorded it (desk.services.street_register.record_council_approval).
+    council_opening_approved_on: date | None = None
+    council_opening_recorded_by_id: int | None = None
     # The work as the intake form records it (issue 4, "Intake"); None: not recorded.
     stories: int | None = None
     volume_cuft: int | None = None  # over 50,000 cu ft, not one-/two-family: a seal, 15.1.7(d)

@@ -25,6 +25,10 @@ class Permission(StrEnum):
     GRANT_SEWER_PERMISSION = "record the Plumbing Inspector's special permission (15.1.36)"
     # 15.1.9(b), 15.1.3(d)(3): how far a building has deteriorated is the inspector's finding.
     RECORD_DAMAGE = "record a building's damage"
+    # New Lisbon §435-8.I: the street register's repavings (the City Engineer's record), and the
+    # Common Council's approval of an opening within five years of repaving.
+    RECORD_STREET_REPAVING = "record a street's repaving"
+    RECORD_COUNCIL_APPROVAL = "record the Common Council's approval of a street opening"
     # Cashiering (issue 5). 15.1.34(b)(4): the office collects the fees and turns them over to
     # the City Treasurer, who alone gives money back.
     TAKE_PAYMENT = "take payments"
@@ -47,6 +51,7 @@ ROLE_PERMISSIONS: dict[Role, frozenset[Permission]] = {
             Permission.EDIT_PERMIT,
             Permission.MANAGE_PARTIES,
             Permission.RECORD_SEWER_DELINQUENCY,
+            Permission.RECORD_COUNCIL_APPROVAL,
             Permission.TAKE_PAYMENT,
             Permission.VOID_RECEIPT,
             Permission.ADD_FEE_LINE,
@@ -64,11 +69,13 @@ ROLE_PERMISSIONS: dict[Role, frozenset[Permission]] = {
             Permission.MANAGE_PARTIES,
             Permission.GRANT_SEWER_PERMISSION,
             Permission.RECORD_DAMAGE,
+            Permission.RECORD_STREET_REPAVING,
+            Permission.RECORD_COUNCIL_APPROVAL,
             Permission.ADD_FEE_LINE,  # re-inspection and failure-to-call fees
             Permission.ADJUST_FEES,
         }
     ),
-    Role.ENGINEER: frozenset({Permission.MANAGE_PARTIES}),
+    Role.ENGINEER: frozenset({Permission.MANAGE_PARTIES, Permission.RECORD_STREET_REPAVING}),
     Role.TREASURER: frozenset(
         {
             Permission.RECORD_SEWER_DELINQUENCY,

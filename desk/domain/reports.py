@@ -26,7 +26,7 @@ from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
 
-from desk.domain.cashiering import act_211_deadline
+from desk.domain.cashiering import AccountKind, AccountLine, AccountPurpose, act_211_deadline
 from desk.domain.enums import PermitClass, PermitStatus, WorkClass
 from desk.domain.kinds import TRADES, PermitKind
 from desk.domain.licensing import LICENCE_TRADES, CondemnationLine, LicenceLine
@@ -376,6 +376,9 @@ class MonthlyReport:
     # a trade the City does not license), and the month's licences.
     licences: tuple[LicenceCount, ...] = ()
     licences_granted: tuple[LicenceLine, ...] = ()
+    # The month's money by whose it is: "fees received" above are the city's revenue only; the
+    # state seals and street deposits are collected for others and held (15.1.21(a)(1)a, 15.1.43).
+    money: MoneySplit = field(default_factory=lambda: MoneySplit())
 
     @property
     def total(self) -> TradeActivity:
@@ -428,6 +431,15 @@ def change_words(now: Decimal | int, before: Decimal | int) -> str:
     pct = pct.quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
     sign = "+" if pct > 0 else ("−" if pct < 0 else "±")
     return f"{sign}{abs(pct)} %"
+
+
+def is_partial_year(year: int, register_starts: date | None) -> bool:
+    """A year is partial when the register starts after its January 1 (or after the year)."""
+    return register_starts is not None and register_starts > date(year, 1, 1)
+
+
+def no_data_words(register_starts: date) -> str:
+    return f"n/a (no data before {register_starts:%m/%d/%Y})"
 
 
 @dataclass(frozen=True)
@@ -505,10 +517,48 @@ class OrderLine:
 ORDER_LABELS = {"stop_work": "Stop-work order", "revocation": "Revocation", "void": "Void"}
 
 
+class MoneyClass(StrEnum):
+    """Whose money a GL account holds, read from the account's kind and purpose (never from a
+    fee code): only the city's revenue accounts are "fees collected"."""
+
+    CITY_FEES = "city_fees"  # a revenue account: the city's own fees (15.1.6(c), 15.1.21)
+    FOR_OTHERS = "for_others"  # the state seal (15.1.21(a)(1)a), other governments' fees
+    DEPOSITS = "deposits"  # street deposits held for the depositor (15.1.43)
+    CREDITS = "credits"  # overpayments held as the payer's credit
+
+    @property
+    def label(self) -> str:
+        return MONEY_CLASS_LABELS[self]
+
+
+MONEY_CLASS_LABELS = {
+    MoneyClass.CITY_FEES: "Fees collected (city revenue)",
+    MoneyClass.FOR_OTHERS: "Collected for others (state seal, other governments)",
+    MoneyClass.DEPOSITS: "Street deposits",
+    MoneyClass.CREDITS: "Payers' credits on account",
+}
+
+
+def money_class(kind: AccountKind | str, purpose: AccountPurpose | str | None) -> MoneyClass:
+    """A revenue account is the city's; a liability holds someone else's money: the depositor's
+    (15.1.43: returned on the City Engineer's order), the payer's credit, or, any other
+    liability, money collected for others — the $35 state seal "Do not add 40%"
+    (15.1.21(a)(1)a) and other governments' fees collected at cost (15.1.21(e))."""
+    if AccountKind(kind) is AccountKind.REVENUE:
+        return MoneyClass.CITY_FEES
+    purpose = AccountPurpose(purpose or "")
+    if purpose is AccountPurpose.DEPOSITS_HELD:
+        return MoneyClass.DEPOSITS
+    if purpose is AccountPurpose.CREDITS_HELD:
+        return MoneyClass.CREDITS
+    return MoneyClass.FOR_OTHERS
+
+
 @dataclass(frozen=True)
 class AccountFees:
-    """Fees by GL account for the period: each movement as the treasurer's reconciliation
-    shows it; `net` adds them (transfers move credit between accounts and add up to zero)."""
+    """Money by GL account for the period: each movement as the treasurer's reconciliation
+    shows it; `net` adds them (transfers move credit between accounts and add up to zero).
+    `money_class` says whose money the account holds: only CITY_FEES accounts are fees."""
 
     number: str
     name: str
@@ -516,10 +566,99 @@ class AccountFees:
     reversals: Decimal  # voided receipts and returned checks (negative)
     refunds: Decimal  # negative
     transfers: Decimal
+    money_class: MoneyClass = MoneyClass.CITY_FEES
 
     @property
     def net(self) -> Decimal:
         return money(self.receipts + self.reversals + self.refunds + self.transfers)
+
+    @property
+    def is_fee(self) -> bool:
+        return self.money_class is MoneyClass.CITY_FEES
+
+    @classmethod
+    def of_line(cls, line: AccountLine) -> AccountFees:
+        """The reconciliation's account line over the same period."""
+        return cls(
+            number=line.number,
+            name=line.name,
+            receipts=line.receipts,
+            reversals=money(line.voids + line.nsf),
+            refunds=line.refunds,
+            transfers=line.transfers,
+            money_class=money_class(line.kind, line.purpose),
+        )
+
+
+@dataclass(frozen=True)
+class MoneySplit:
+    """The period's net money received, split by whose it is. Signed as the ledger: + received,
+    − paid back or moved out. The lines add up to the net money received (receipts − voids −
+    returned checks − refunds): the treasurer's reconciliation's "Net collections"."""
+
+    fees_collected: Decimal = ZERO  # city revenue accounts, retained deposits included
+    for_others: Decimal = ZERO  # state seals and other governments' fees, net of refunds
+    deposits_received: Decimal = ZERO  # street deposits paid, net of voids and returned checks
+    deposits_returned: Decimal = ZERO  # (negative) returned by the clerk's check (15.1.43)
+    deposits_retained: Decimal = ZERO  # (negative) kept by the Council: now in fees_collected
+    credits: Decimal = ZERO  # payers' credits: kept (+) less used or refunded (−)
+
+    @property
+    def deposits_net(self) -> Decimal:
+        return money(self.deposits_received + self.deposits_returned + self.deposits_retained)
+
+    @property
+    def total(self) -> Decimal:
+        return money(self.fees_collected + self.for_others + self.deposits_net + self.credits)
+
+    def lines(self) -> list[tuple[str, Decimal, bool]]:
+        """(label, signed amount, is a total), as the reports and the reconciliation print
+        them."""
+        out = [
+            ("Fees collected (city revenue accounts)", self.fees_collected, True),
+            ("Collected for others (state seal, other governments)", self.for_others, False),
+            ("Street deposits received", self.deposits_received, False),
+            ("Street deposits returned", self.deposits_returned, False),
+            (
+                "Street deposits retained by the Council (now city revenue)",
+                self.deposits_retained,
+                False,
+            ),
+        ]
+        if self.credits:
+            out.append(("Payers' credits on account (net)", self.credits, False))
+        out.append(("Net money received", self.total, True))
+        return out
+
+
+def money_split(accounts: Iterable[AccountFees]) -> MoneySplit:
+    fees = others = received = returned = retained = credits = ZERO
+    for a in accounts:
+        if a.money_class is MoneyClass.CITY_FEES:
+            fees += a.net
+        elif a.money_class is MoneyClass.FOR_OTHERS:
+            others += a.net
+        elif a.money_class is MoneyClass.CREDITS:
+            credits += a.net
+        else:
+            # 15.1.43: received at the counter, returned by the clerk's check, or retained by
+            # the Council — a transfer to the revenue account on the day of the retention.
+            received += a.receipts + a.reversals
+            returned += a.refunds
+            retained += a.transfers
+    return MoneySplit(
+        money(fees),
+        money(others),
+        money(received),
+        money(returned),
+        money(retained),
+        money(credits),
+    )
+
+
+def reconciliation_split(accounts: Iterable[AccountLine]) -> MoneySplit:
+    """The treasurer's reconciliation's account lines split the same way as the reports."""
+    return money_split(AccountFees.of_line(a) for a in accounts)
 
 
 @dataclass(frozen=True)
@@ -572,8 +711,9 @@ class SuretySection:
     recorded: bool
     deposits_opening: Decimal = ZERO
     deposits_received: Decimal = ZERO
-    deposits_returned: Decimal = ZERO
+    deposits_returned: Decimal = ZERO  # (negative) by the clerk's check
     deposits_closing: Decimal = ZERO
+    deposits_retained: Decimal = ZERO  # (negative) kept by the Council, now city revenue
     deposits: tuple[DepositLine, ...] = ()
     bonds: tuple[BondLine, ...] = ()
     note: str = ""
@@ -605,6 +745,34 @@ class AnnualReport:
     register: tuple[PermitLine, ...]  # every permit issued in the year
     voided: int = 0  # permits issued in the year and voided since
     licensing: LicensingSection = field(default_factory=lambda: LicensingSection(False))
+    # The first day the register holds (the earliest application or issue): a year that
+    # starts before it is partial and is not compared (None: an empty register).
+    register_starts: date | None = None
+
+    @property
+    def money(self) -> MoneySplit:
+        """The year's money by whose it is: fees, collected for others, deposits, credits."""
+        return money_split(self.fees_by_account)
+
+    def partial(self, year: int) -> bool:
+        return is_partial_year(year, self.register_starts)
+
+    def change(self, name: str, previous: Headline | None = None) -> str:
+        """The change against `previous` (the year before) in one headline figure; 'n/a (no
+        data before MM/DD/YYYY)' when that year is partial in the register."""
+        before = previous or self.previous
+        if self.register_starts is not None and self.partial(before.year):
+            return no_data_words(self.register_starts)
+        return change_words(getattr(self.headline, name), getattr(before, name))
+
+    @property
+    def full_trend(self) -> tuple[Headline, ...]:
+        """The five-year trend without the years before the register starts."""
+        return tuple(
+            h
+            for h in self.trend
+            if self.register_starts is None or h.year >= self.register_starts.year
+        )
 
     @property
     def title(self) -> str:
@@ -623,7 +791,9 @@ class AnnualReport:
 
     @property
     def fees_total(self) -> Decimal:
-        return money(sum((a.net for a in self.fees_by_account), ZERO))
+        """Fees collected: the city's revenue accounts only (15.1.6(c)); the state seal and
+        street deposits are not the city's fees (15.1.21(a)(1)a, 15.1.43)."""
+        return money(sum((a.net for a in self.fees_by_account if a.is_fee), ZERO))
 
     def inspection_table(self) -> tuple[tuple[str, ...], list[tuple[str, list[int]]]]:
         """(result labels, [(type label, counts per result)]) for a type × result table."""

@@ -449,6 +449,10 @@ class InsuranceRequirement:
     association_months: int = 12
     association_section: str = ""
     through_term: bool = True
+    # 15.1.38(b): "each such member applying for a permit shall be deemed to have complied":
+    # an association's certificate is checked on the days of application and issue, and need
+    # not outlast the permit's term (True: the office's stricter reading, like a contractor's own).
+    association_through_term: bool = False
 
     def describe(self) -> str:
         """'public liability $100,000 for one person and $200,000 for one accident, property
@@ -518,7 +522,7 @@ _BOND_KEYS = _COMMON_KEYS | {
 }
 _INSURANCE_KEYS = _COMMON_KEYS | {
     "per_person", "per_accident", "property_damage", "association", "association_months",
-    "association_section", "through_term",
+    "association_section", "through_term", "association_through_term",
 }
 _DEPOSIT_KEYS = _COMMON_KEYS | {
     "amount", "amount_fact", "fixed_by", "refund_after_days", "held_in", "retained_to",
@@ -608,6 +612,7 @@ def _parse_entry(where: str, section_kind: str, raw: dict[str, Any], codes: set[
             association_months=int(raw.get("association_months", 12)),
             association_section=raw.get("association_section", section),
             through_term=bool(raw.get("through_term", True)),
+            association_through_term=bool(raw.get("association_through_term", False)),
         )
         return _Entry(**common, requirement=insurance)
     base = _money_field(where, raw, "amount")
@@ -729,11 +734,15 @@ def surety_shortfalls(
     term_end: date | None,
     facts: PermitFacts,
     deposits: Sequence[Deposit] = (),
+    applied_on: date | None = None,
+    issued_on: date | None = None,
 ) -> list[str]:
     """Each unmet requirement in words, with its section; [] when the permit may be issued.
 
     Everything must be in force on the issue date and, where the requirement says so, through
     `term_end` (the end of the permit's term). `deposits` are those received for this permit.
+    An association's certificate (15.1.38(b)) is checked on `applied_on` and on the day of issue
+    (`issued_on` once issued, else `issue_date`), not through the term.
     """
     out: list[str] = []
     for bond_req in requirements.bonds:
@@ -749,7 +758,11 @@ def surety_shortfalls(
             )
     for ins_req in requirements.insurance:
         out += _insurance_shortfalls(
-            ins_req, certificates, issue_date, term_end if ins_req.through_term else None
+            ins_req,
+            certificates,
+            issue_date,
+            term_end if ins_req.through_term else None,
+            _member_days(applied_on, issued_on or issue_date),
         )
     for dep_req in requirements.deposits:
         out += _deposit_shortfalls(dep_req, deposits)
@@ -921,8 +934,21 @@ def _date_problems(
     return []
 
 
+def _member_days(applied_on: date | None, issued_on: date) -> tuple[tuple[date, str], ...]:
+    """15.1.38(b): the days a member's association certificate must be in force: the day the
+    member applies for the permit and the day it is issued."""
+    days = [(issued_on, "the issue date")]
+    if applied_on is not None and applied_on < issued_on:
+        days.insert(0, (applied_on, "the application date"))
+    return tuple(days)
+
+
 def _certificate_problems(
-    req: InsuranceRequirement, cert: InsuranceCertificate, start: date, end: date | None
+    req: InsuranceRequirement,
+    cert: InsuranceCertificate,
+    start: date,
+    end: date | None,
+    member_days: Sequence[tuple[date, str]] = (),
 ) -> list[str]:
     """Problems of one certificate that no limit could cure: association, filing, dates."""
     t, sec = cert.title(), req.section
@@ -931,6 +957,26 @@ def _certificate_problems(
             f"{t} is an association's certificate for its members; {sec} calls for the "
             "applicant's own certificate"
         ]
+    if cert.association and member_days and not req.association_through_term:
+        # 15.1.38(b): the member "applying for a permit shall be deemed to have complied":
+        # in force on the day of application and on the day of issue; the term is not asked.
+        for day, words in member_days:
+            found = _certificate_problems_on(req, cert, day, None, words)
+            if found:
+                return found
+        return []
+    return _certificate_problems_on(req, cert, start, end, "the issue date")
+
+
+def _certificate_problems_on(
+    req: InsuranceRequirement,
+    cert: InsuranceCertificate,
+    start: date,
+    end: date | None,
+    start_words: str,
+) -> list[str]:
+    t = cert.title()
+    sec = req.association_section if cert.association else req.section
     out = _date_problems(
         t,
         cert.effective,
@@ -938,7 +984,7 @@ def _certificate_problems(
         start,
         end,
         sec,
-        "the issue date",
+        start_words,
         "before the permit's work ends on",
     )
     if out or not cert.association:
@@ -957,7 +1003,8 @@ def _certificate_problems(
     if ends < start:
         return [
             f"{t}, filed by {cert.insured} on {filed}, stopped covering its members on "
-            f"{ends.isoformat()}, one year from filing ({asec})"
+            f"{ends.isoformat()}, one year from filing, before {start_words} "
+            f"{start.isoformat()} ({asec})"
         ]
     if end is not None and ends < end:
         return [
@@ -973,10 +1020,11 @@ def _insurance_shortfalls(
     certificates: Sequence[InsuranceCertificate],
     start: date,
     end: date | None,
+    member_days: Sequence[tuple[date, str]] = (),
 ) -> list[str]:
     if not certificates:
         return [f"No insurance certificate is on file: {req.describe()} ({req.section})"]
-    problems = {id(c): _certificate_problems(req, c, start, end) for c in certificates}
+    problems = {id(c): _certificate_problems(req, c, start, end, member_days) for c in certificates}
     good = [c for c in certificates if not problems[id(c)]]
     out: list[str] = []
     # Limits may come from several certificates (liability on one, property damage on another):

@@ -33,6 +33,7 @@ from desk.domain.cashiering import (
     Charge,
     ChargeRow,
     EntrySource,
+    InspectionMade,
     LedgerEntry,
     MethodTotals,
     MoneyEvent,
@@ -71,6 +72,7 @@ from desk.domain.cashiering import (
     unpaid_message,
 )
 from desk.domain.enums import PermitClass, WorkClass
+from desk.domain.inspections import sequences_for
 from desk.domain.kinds import kind_by_code
 from desk.domain.model import (
     Actor,
@@ -79,6 +81,7 @@ from desk.domain.model import (
     FeeAdjustment,
     GlAccount,
     GlEntry,
+    InspectionStatus,
     Municipality,
     PayerCredit,
     Payment,
@@ -915,13 +918,40 @@ def _is_new_dwelling(permit: Permit) -> bool:
     )
 
 
+def inspections_made_within(
+    uow: UnitOfWork, muni: Municipality, permit_id: int
+) -> tuple[InspectionMade, ...]:
+    """15.1.42 "before any inspections are made": the inspections on the register with a result
+    recorded (passed, partial, rejected, OK for service). One requested, scheduled or cancelled
+    was not made. Read from the register, never typed by the user."""
+    labels = {t.code: t.label for s in sequences_for(muni.key) for t in s.types}
+    return tuple(
+        InspectionMade(
+            labels.get(i.type_code, i.type_code),
+            i.result.label.lower(),
+            i.scheduled_on or (i.result_at.date() if i.result_at else None),
+        )
+        for i in uow.inspections.for_permit(permit_id)
+        if i.status is InspectionStatus.DONE and i.result is not None and i.result.made
+    )
+
+
+def inspections_made(uow: UnitOfWork, permit_id: int) -> tuple[InspectionMade, ...]:
+    """The inspections made on the permit (15.1.42), for the refund dialog to show."""
+    with uow:
+        permit = _permit(uow, permit_id)
+        made = inspections_made_within(uow, _municipality(uow, permit.municipality_id), permit_id)
+        uow.commit()
+        return made
+
+
 def _refund_case(
+    uow: UnitOfWork,
     permit: Permit,
     muni: Municipality,
     buckets: list[Bucket],
     ground: RefundGround,
     today: date,
-    inspections_made: int,
     filed_on: date | None,
 ) -> RefundCase:
     fee_buckets = [b for b in buckets if b.purpose is not AccountPurpose.DEPOSITS_HELD]
@@ -937,7 +967,12 @@ def _refund_case(
         ),
         excess_paid=sum((max(b.paid - b.due, ZERO) for b in buckets), ZERO),
         today=today,
-        inspections_made=inspections_made,
+        # 15.1.42: the inspections made, read from the register (the user cannot lower them).
+        inspections_made=(
+            inspections_made_within(uow, muni, permit.id or 0)
+            if ground is RefundGround.PLUMBING_VOID
+            else ()
+        ),
         filed_on=filed_on,
     )
 
@@ -947,7 +982,6 @@ def refund_quote(
     clock: Clock,
     permit_id: int,
     ground: RefundGround,
-    inspections_made: int = 0,
     filed_on: date | None = None,
 ) -> RefundDecision:
     """What the rule allows, before anyone writes a check (the refund dialog shows it)."""
@@ -957,9 +991,7 @@ def refund_quote(
         muni = _municipality(uow, permit.municipality_id)
         ledger = _ledger(uow, muni)
         buckets = _buckets(uow, permit_id, ledger)
-        case = _refund_case(
-            permit, muni, buckets, ground, clock.today(), inspections_made, filed_on
-        )
+        case = _refund_case(uow, permit, muni, buckets, ground, clock.today(), filed_on)
         decision = refund_decision(case, ledger.settings.rules)
         uow.commit()
         return decision
@@ -971,7 +1003,6 @@ class RefundInput:
     ground: RefundGround
     check_number: str
     check_date: date
-    inspections_made: int = 0  # plumbing (15.1.42): inspections made before the void
     filed_on: date | None = None  # Act 211: the day the permit was filed with the state
     payer_name: str = ""  # whom the check is made out to; default the permit's last payer
 
@@ -1006,7 +1037,7 @@ def refund(uow: UnitOfWork, clock: Clock, actor: Actor, r: RefundInput) -> Refun
         muni = _municipality(uow, permit.municipality_id)
         ledger = _ledger(uow, muni)
         buckets = _buckets(uow, r.permit_id, ledger)
-        case = _refund_case(permit, muni, buckets, r.ground, today, r.inspections_made, r.filed_on)
+        case = _refund_case(uow, permit, muni, buckets, r.ground, today, r.filed_on)
         decision = refund_decision(case, ledger.settings.rules)
         if not decision.allowed:
             raise RuleViolation(decision.reason)

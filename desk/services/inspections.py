@@ -706,7 +706,9 @@ def issue_certificate(
 ) -> CertificateResult:
     """A numbered certificate of occupancy: after the final inspection found no violation
     (15.1.13(a)(1)), or, for hardship, a temporary one after the premises were examined and
-    found safe and sanitary, with the completion date at most 120 days away (15.1.13(d))."""
+    found safe and sanitary, with the completion date at most 120 days away (15.1.13(d)).
+    That date is then the permit's deadline until a final certificate is issued on the permit
+    (desk/services/lifecycle.py: the Deadlines list, and the sweep flags it when it passes)."""
     _require_inspector(actor, "issue certificates of occupancy")
     if not c.use.strip():
         raise ValidationError(

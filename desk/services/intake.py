@@ -85,6 +85,8 @@ class KindForm:
     fields: tuple[str, ...] = ()
     fees: tuple[FeeRule, ...] = ()
     needs_house_number: bool = False
+    # The municipality's own section for it (Glendale 15.1.7(b)(1), New Lisbon §435-15.E).
+    house_number_section: str = ""
     fee_amount_label: str = "Fee amount"
     occupancy_classes: tuple[OccupancyClass, ...] = field(default_factory=tuple)
 
@@ -98,6 +100,21 @@ def _data() -> dict[str, Any]:
     return tomllib.loads(text)
 
 
+def house_number_section(municipality_key: str) -> str:
+    """The section a clerk is shown when a building permit waits for the lot's house number:
+    the municipality's own (intake_fees.toml house_number_section)."""
+    return str(_data().get(municipality_key, {}).get("house_number_section", "")) or (
+        "the municipality's house numbering ordinance"
+    )
+
+
+def needs_house_number(municipality_key: str, code: str) -> bool:
+    """Whether a permit of this kind is a building permit for a new structure that needs the
+    lot's official house number before it is issued (the kind form's needs_house_number)."""
+    row = _data().get(municipality_key, {}).get("kinds", {}).get(code)
+    return bool(row is not None and row.get("needs_house_number", False))
+
+
 def kind_form(municipality_key: str, code: str) -> KindForm:
     """The form of a permit kind; a kind the file does not list asks for the basics only."""
     kind = kind_by_code(municipality_key, code)
@@ -106,8 +123,9 @@ def kind_form(municipality_key: str, code: str) -> KindForm:
         OccupancyClass(c["key"], c["label"], c["fee"]) for c in muni.get("occupancy_classes", [])
     )
     row = muni.get("kinds", {}).get(code)
+    section = house_number_section(municipality_key)
     if row is None:
-        return KindForm(kind, ("valuation",), (), False, occupancy_classes=classes)
+        return KindForm(kind, ("valuation",), (), False, section, occupancy_classes=classes)
     where = f"intake_fees.toml [{municipality_key}.kinds.{code}]"
     fields = tuple(row.get("fields", []))
     for name in fields:
@@ -132,6 +150,7 @@ def kind_form(municipality_key: str, code: str) -> KindForm:
         fields=fields,
         fees=tuple(rules),
         needs_house_number=bool(row.get("needs_house_number", False)),
+        house_number_section=section,
         fee_amount_label=row.get("fee_amount_label", "Fee amount"),
         occupancy_classes=classes,
     )
@@ -229,8 +248,9 @@ def fee_request(
 def record_house_number(
     uow: UnitOfWork, clock: Clock, actor: Actor, parcel_id: int, house_number: str
 ) -> None:
-    """Record the official house number of a parcel (New Lisbon §435-15.E: a building permit for
-    a new structure needs it first). A number already on record is not overwritten here."""
+    """Record the official house number of a parcel (New Lisbon §435-15.E, Glendale
+    15.1.7(b)(1): a building permit for a new structure needs it first; recording it lifts that
+    hold on issuance). A number already on record is not overwritten here."""
     require(actor, Permission.MANAGE_PARTIES)
     number = house_number.strip()
     if not number:

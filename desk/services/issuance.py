@@ -1,7 +1,8 @@
 """Whether a permit may be issued on a day, and if not, every reason in plain words with its
 section (issue 4, "Issuance"): the checklist, the credentials of the parties, and the holds of
-the calendar and the street, of a delinquent sewer tax (15.1.36) and of a building damaged 50%
-or more (15.1.9(b)).
+the calendar and the street (frozen ground, five years after repaving §435-8.I), of the lot's
+house number (New Lisbon §435-15.E, Glendale 15.1.7(b)(1)), of a delinquent sewer tax (15.1.36)
+and of a building damaged 50% or more (15.1.9(b)).
 
 issue_permit refuses while any is unmet, and while the fees assessed are not paid in full
 (desk/services/cashiering.unpaid_shortfall), or while a bond, insurance certificate or street
@@ -13,12 +14,19 @@ from __future__ import annotations
 from datetime import date
 
 from desk.domain.credentials import HeldCredential, check_credentials
-from desk.domain.issuance import damage_holds, sewer_tax_holds, street_opening_holds
+from desk.domain.issuance import (
+    damage_holds,
+    house_number_holds,
+    sewer_tax_holds,
+    street_opening_holds,
+)
 from desk.domain.kinds import kind_by_code
-from desk.domain.lifecycle import Rule
+from desk.domain.lifecycle import Rule, requested_period_holds
 from desk.errors import NotFound
 from desk.services.cashiering import unpaid_shortfall
 from desk.services.checklists import shortfalls_in
+from desk.services.intake import house_number_section, needs_house_number
+from desk.services.street_register import moratorium_shortfalls
 from desk.services.sureties import surety_shortfalls_for
 from desk.services.uow import UnitOfWork
 
@@ -38,9 +46,17 @@ def shortfalls_within(uow: UnitOfWork, permit_id: int, on: date) -> list[str]:
         if not check.ok:
             out.append(check.message)
     if kind.lifecycle is Rule.STREET_OPENING:
+        # Frozen ground here; the five years after repaving (§435-8.I) from the street register.
+        out.extend(street_opening_holds(on, permit.emergency, None, ""))
+        out.extend(moratorium_shortfalls(uow, permit, on))
+    if permit.parcel is not None:
+        # New Lisbon §435-15.E, Glendale 15.1.7(b)(1): the lot's official house number first.
         out.extend(
-            street_opening_holds(
-                on, permit.emergency, permit.street_paved_on, permit.council_approval
+            house_number_holds(
+                needs_house_number(muni.key, permit.kind),
+                permit.parcel.house_number,
+                permit.parcel.pin,
+                house_number_section(muni.key),
             )
         )
     if permit.parcel is not None:
@@ -50,6 +66,8 @@ def shortfalls_within(uow: UnitOfWork, permit_id: int, on: date) -> list[str]:
             )
         )
     out.extend(damage_holds(kind, permit.damage_percent))
+    # 15.1.76(a): temporary wiring states its period, at most 90 days from the issue date.
+    out.extend(requested_period_holds(kind.lifecycle, permit.requested_until, on))
     out.extend(surety_shortfalls_for(uow, permit_id, on))
     unpaid = unpaid_shortfall(uow, permit_id)
     if unpaid is not None:

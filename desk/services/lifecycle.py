@@ -3,7 +3,7 @@ sweep, stop-work orders (15.1.12) and revocations (15.1.7(g))."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
 
 from desk.clock import Clock
@@ -13,6 +13,8 @@ from desk.domain.lifecycle import (
     ACTIVE,
     COMPLETE,
     EXPIRES,
+    OCCUPANCY,
+    OCCUPANCY_WATCHED,
     Deadline,
     Extension,
     PermitDates,
@@ -22,8 +24,10 @@ from desk.domain.lifecycle import (
     check_transition,
     deadlines,
     lapsed,
+    occupancy_ended,
+    open_temporary_occupancy,
 )
-from desk.domain.model import Actor, Permit, PermitExtension, PermitOrder
+from desk.domain.model import Actor, OccupancyCertificate, Permit, PermitExtension, PermitOrder
 from desk.domain.permissions import Permission, require
 from desk.errors import NotFound, RuleViolation, ValidationError
 from desk.services.uow import UnitOfWork
@@ -75,7 +79,10 @@ def _rule(uow: UnitOfWork, permit: Permit) -> Rule:
 
 
 def permit_dates(
-    permit: Permit, rule: Rule, building_permit_expires: date | None = None
+    permit: Permit,
+    rule: Rule,
+    building_permit_expires: date | None = None,
+    temporary_occupancy_until: date | None = None,
 ) -> PermitDates:
     return PermitDates(
         rule=rule,
@@ -87,6 +94,23 @@ def permit_dates(
         requested_until=permit.requested_until,
         building_permit_expires=building_permit_expires,
         extensions=tuple(Extension(e.deadline, e.until, e.reason) for e in permit.extensions),
+        emergency=permit.emergency,
+        temporary_occupancy_until=temporary_occupancy_until,
+    )
+
+
+def _temporary_until(certificates: list[OccupancyCertificate]) -> date | None:
+    """15.1.13(d): the completion date of the temporary certificate still in force, if any."""
+    return open_temporary_occupancy([(c.issued_on, c.temporary_until) for c in certificates])
+
+
+def _dates(uow: UnitOfWork, permit: Permit, rule: Rule) -> PermitDates:
+    """A permit's dates with its temporary certificate of occupancy, read from the register."""
+    assert permit.id is not None
+    return permit_dates(
+        permit,
+        rule,
+        temporary_occupancy_until=_temporary_until(uow.inspections.certificates_for(permit.id)),
     )
 
 
@@ -99,7 +123,20 @@ def term_end(dates: PermitDates) -> date | None:
 def permit_deadlines(uow: UnitOfWork, permit_id: int) -> list[Deadline]:
     with uow:
         permit = _get(uow, permit_id)
-        return deadlines(permit_dates(permit, _rule(uow, permit)))
+        return deadlines(_dates(uow, permit, _rule(uow, permit)))
+
+
+def term_if_issued(uow: UnitOfWork, permit_id: int, on: date) -> Deadline | None:
+    """The deadline that would end the permit if it were issued on `on` (the issue dialog shows
+    it): e.g. a street opening issued November 2 is valid to November 14 (§435-8.A), temporary
+    wiring to the end of its stated period (15.1.76(a))."""
+    with uow:
+        permit = _get(uow, permit_id)
+        dates = replace(
+            permit_dates(permit, _rule(uow, permit)), status=S.ISSUED, issued_on=on, extensions=()
+        )
+        ends = [d for d in deadlines(dates) if d.code in (COMPLETE, EXPIRES)]
+        return max(ends, key=lambda d: d.due) if ends else None
 
 
 def change_status(
@@ -189,7 +226,7 @@ def extend_deadline(
                 f"Only a live permit can be extended; this one is {permit.status.label.lower()}."
             )
         rule = _rule(uow, permit)
-        check_extension(permit_dates(permit, rule), deadline, until)
+        check_extension(_dates(uow, permit, rule), deadline, until)
         permit.extensions.append(
             PermitExtension(
                 deadline=deadline,
@@ -210,12 +247,35 @@ class Lapse:
     deadline: Deadline
     address: str = ""
     kind: str = ""
+    # Not empty when the passed deadline does not expire the permit but asks the inspector to
+    # act (15.1.13(d): a temporary certificate ended without a final certificate).
+    flag: str = ""
+
+
+# 15.1.13(d), (a)(2), (b)(1): when the completion date passes without the final certificate the
+# temporary certificate ends; the building may not be occupied, and the inspector orders the
+# occupancy discontinued (vacated within 10 days) or the work completed and certified.
+OCCUPANCY_ENDED = (
+    "Temporary occupancy ended, no final certificate: order it discontinued or the building "
+    "completed (15.1.13(b)(1))"
+)
 
 
 def _active_with_dates(uow: UnitOfWork, municipality_id: int) -> list[tuple[Permit, PermitDates]]:
     muni = uow.municipalities.get(municipality_id)
     assert muni is not None
     permits = uow.permits.active(municipality_id)
+    # 15.1.13(d): the temporary certificates still in force, also on completed or expired permits.
+    certificates: dict[int, list[OccupancyCertificate]] = {}
+    for c in uow.inspections.certificates_with_temporary(municipality_id):
+        certificates.setdefault(c.permit_id, []).append(c)
+    occupancy = {pid: _temporary_until(cs) for pid, cs in certificates.items()}
+    seen = {p.id for p in permits}
+    for pid, until in occupancy.items():
+        if until is not None and pid not in seen:
+            other = uow.permits.get(pid)
+            if other is not None and other.status in OCCUPANCY_WATCHED:
+                permits.append(other)
     rules = {p.id: _safe_rule(muni.key, p.kind) for p in permits}
     # 15.2.8(e)(1): erosion control runs at least as long as the building permit on the parcel.
     building_end: dict[int, date] = {}
@@ -231,6 +291,7 @@ def _active_with_dates(uow: UnitOfWork, municipality_id: int) -> list[tuple[Perm
                 p,
                 rules[p.id],
                 building_end.get(p.parcel_id) if p.parcel_id is not None else None,
+                occupancy.get(p.id) if p.id is not None else None,
             ),
         )
         for p in permits
@@ -252,16 +313,22 @@ def sweep_lapsed(
     uow: UnitOfWork, clock: Clock, municipality_id: int, actor: Actor | None = None
 ) -> list[Lapse]:
     """Mark every live permit whose deadline has passed as expired (on start and from
-    `permitdesk lifecycle sweep`). The audit trail records the deadline that lapsed."""
+    `permitdesk lifecycle sweep`). The audit trail records the deadline that lapsed.
+
+    A temporary certificate of occupancy whose completion date has passed without a final
+    certificate is returned flagged (Lapse.flag), not expired: 15.1.13(d) ends the permission
+    to occupy, not the permit, and the order to discontinue the occupancy is the inspector's
+    (15.1.13(b)(1)). It stays on the Deadlines list as overdue until a final certificate."""
     today = clock.today()
     with uow:
         uow.act_as(actor, clock.now())
         out = []
         for permit, dates in _active_with_dates(uow, municipality_id):
+            assert permit.id is not None
+            out.extend(_occupancy_ended(permit, dates, today))
             missed = lapsed(dates, today)
             if missed is None:
                 continue
-            assert permit.id is not None
             permit.status = S.EXPIRED
             permit.status_date = missed.due + timedelta(days=1)
             out.append(Lapse(permit.id, permit.number, missed, _address(permit), permit.kind))
@@ -269,18 +336,33 @@ def sweep_lapsed(
         return out
 
 
+def _occupancy_ended(permit: Permit, dates: PermitDates, today: date) -> list[Lapse]:
+    """The ended temporary certificate of occupancy, flagged (15.1.13(d)); [] when none."""
+    ended = occupancy_ended(dates, today)
+    if ended is None or permit.id is None:
+        return []
+    return [Lapse(permit.id, permit.number, ended, _address(permit), permit.kind, OCCUPANCY_ENDED)]
+
+
 def lapsing_within(
     uow: UnitOfWork, clock: Clock, municipality_id: int, days: int = 30
 ) -> list[Lapse]:
-    """Live permits with a deadline in the next `days` days, soonest first."""
+    """Live permits with a deadline in the next `days` days, soonest first; before them, the
+    temporary certificates of occupancy that ended without a final certificate (overdue,
+    15.1.13(d))."""
     today = clock.today()
     horizon = today + timedelta(days=days)
     with uow:
         out = []
         for permit, dates in _active_with_dates(uow, municipality_id):
+            assert permit.id is not None
+            out.extend(_occupancy_ended(permit, dates, today))
             for d in deadlines(dates):
+                if d.code == OCCUPANCY and dates.status not in OCCUPANCY_WATCHED:
+                    continue
+                if d.code != OCCUPANCY and dates.status not in ACTIVE:
+                    continue  # a completed or expired permit watched only for its occupancy
                 if today <= d.due <= horizon:
-                    assert permit.id is not None
                     out.append(Lapse(permit.id, permit.number, d, _address(permit), permit.kind))
         return sorted(out, key=lambda lapse: (lapse.deadline.due, lapse.number or ""))
 

@@ -448,7 +448,16 @@ def surety_shortfalls_for(uow: UnitOfWork, permit_id: int, on: date) -> list[str
         if (d := deposit_view(row, permit.completed_on, permit.number or "")) is not None
     ]
     return surety_shortfalls(
-        requirements, bonds, certificates, on, _term(uow, permit, on), facts, deposits
+        requirements,
+        bonds,
+        certificates,
+        on,
+        _term(uow, permit, on),
+        facts,
+        deposits,
+        # 15.1.38(b): a member's association certificate is read on these days of record.
+        applied_on=permit.applied_on,
+        issued_on=permit.issued_on,
     )
 
 
@@ -487,6 +496,7 @@ class PermitSureties:
     checked_on: date
     term_ends: date | None
     status: PermitStatus = PermitStatus.APPLIED
+    notes: tuple[str, ...] = ()  # information, not shortfalls (an association's cover, ...)
 
     @property
     def closed(self) -> bool:
@@ -540,8 +550,11 @@ def permit_sureties(uow: UnitOfWork, clock: Clock, permit_id: int) -> PermitSure
                     r.id or 0,
                 )
             )
+        notes: list[str] = []
         for c in certificates_on_file(uow, permit):
             cv = certificate_view(c)
+            if c.association:
+                notes.append(_association_note(reqs, cv))
             on_file.append(
                 OnFileLine(
                     "Association certificate" if c.association else "Insurance certificate",
@@ -586,7 +599,24 @@ def permit_sureties(uow: UnitOfWork, clock: Clock, permit_id: int) -> PermitSure
             checked_on=on,
             term_ends=None if closed else _term(uow, permit, on),
             status=permit.status,
+            notes=tuple(notes),
         )
+
+
+def _association_note(reqs: Requirements | None, cert: InsuranceCertificate) -> str:
+    """15.1.38(b): the association's cover, shown as information; it need not outlast the
+    permit's term (the member is deemed to have complied when applying)."""
+    req = next((i for i in (reqs.insurance if reqs else ()) if i.association), None)
+    months = req.association_months if req else 12
+    section = (req.association_section if req else "") or "15.1.38(b)"
+    until = cert.covered_until(months)
+    return (
+        f"The permit's plumber is covered by the {cert.insured} certificate "
+        f"{cert.policy or '(no number)'}, in force until {until:%m/%d/%Y} ({section}): a member "
+        "is deemed to have complied with the insurance requirement when the certificate is in "
+        "force on the days the permit is applied for and issued; it need not outlast the "
+        "permit's term."
+    )
 
 
 def _receipt_number(uow: UnitOfWork, row: StreetDeposit) -> str:

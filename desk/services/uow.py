@@ -169,6 +169,10 @@ class InspectionRepository(Protocol):
 
     def certificates_for(self, permit_id: int) -> list[OccupancyCertificate]: ...
 
+    def certificates_with_temporary(self, municipality_id: int) -> list[OccupancyCertificate]:
+        """Every certificate of the permits that ever had a temporary one, in order of issue."""
+        ...
+
 
 class RowRepository(Protocol):
     """Adds, gets and finds rows of any mapped class: registers with no queries of their own

@@ -32,6 +32,7 @@ from desk.domain.cashiering import (
     Tender,
 )
 from desk.domain.enums import PartyKind, PartyRole
+from desk.domain.inspections import Result
 from desk.domain.model import Party
 from desk.errors import PermissionDenied, RuleViolation, ValidationError
 from desk.fees.engine import QuoteItem, QuoteRequest
@@ -480,17 +481,6 @@ def test_a_plumbing_permit_voided_before_any_inspection_refunds_all_but_ten_doll
             office.reg.clerk,
             cash.RefundInput(pid, RefundGround.PLUMBING_VOID, "20456", clock.today()),
         )
-    after = cash.refund_quote(uow, clock, pid, RefundGround.PLUMBING_VOID, inspections_made=1)
-    assert after.amount == 0 and "the entire permit fee is retained (15.1.42)" in after.reason
-    with pytest.raises(RuleViolation, match="entire permit fee is retained"):
-        cash.refund(
-            uow,
-            clock,
-            office.reg.treasurer,
-            cash.RefundInput(
-                pid, RefundGround.PLUMBING_VOID, "20456", clock.today(), inspections_made=2
-            ),
-        )
     with pytest.raises(ValidationError) as e:
         cash.refund(
             uow,
@@ -516,6 +506,80 @@ def test_a_plumbing_permit_voided_before_any_inspection_refunds_all_but_ten_doll
     rec = cash.reconciliation(uow, clock, office.reg.municipality_id, clock.today(), clock.today())
     assert rec.account("100-44310").closing == D("10.00")  # the clerical expense stays revenue
     assert rec.refunds == D("74.00") and rec.balanced and rec.gl_balanced
+
+
+def _inspection(office: Office, pid: int, result: Result | None, on: date) -> None:
+    """The plumber calls for the rough-in; the inspector records `result` on `on` (None: the
+    request stays open, the inspection is not made)."""
+    from desk.services import inspections as insp
+
+    office.clock.set(on)
+    r = insp.request_inspection(
+        office.uow,
+        office.clock,
+        office.reg.clerk,
+        insp.RequestInput(pid, "PLB-ROUGH-IN", "Milwaukee Plumbing Co", "(414) 555-0142"),
+    )
+    if result is not None:
+        items = "Cleanout missing" if result is Result.REJECTED else ""
+        insp.record_result(
+            office.uow,
+            office.clock,
+            office.reg.inspector,
+            insp.ResultInput(r.inspection_id, result, correction_items=items),
+        )
+
+
+@pytest.mark.parametrize(
+    ("result", "made"),
+    [
+        (Result.PASSED, "Plumbing rough-in passed 03/04/2026"),
+        (Result.REJECTED, "Plumbing rough-in rejected 03/04/2026"),
+    ],
+)
+def test_a_plumbing_permit_voided_after_an_inspection_was_made_refunds_nothing(
+    office: Office, result: Result, made: str
+) -> None:
+    # 15.1.42: "In the event partial inspections have been made, the entire permit fee shall be
+    # retained." The inspections made are read from the register, not typed by the treasurer.
+    pid = _plumbing_permit(office)
+    _inspection(office, pid, result, date(2026, 3, 4))
+    uow, clock = office.uow, office.clock
+    permits.void_permit(uow, clock, office.reg.inspector, pid, "voided at the plumber's request")
+    assert [str(m) for m in cash.inspections_made(uow, pid)] == [made]
+    quote = cash.refund_quote(uow, clock, pid, RefundGround.PLUMBING_VOID)
+    assert (quote.amount, quote.kept) == (D("0.00"), D("84.00"))
+    assert quote.reason == (
+        f"1 inspection was made before the permit was voided ({made}): the entire permit fee is "
+        "retained (15.1.42)."
+    )
+    with pytest.raises(RuleViolation, match="entire permit fee is retained"):
+        cash.refund(
+            uow,
+            clock,
+            office.reg.treasurer,
+            cash.RefundInput(pid, RefundGround.PLUMBING_VOID, "20456", clock.today()),
+        )
+    assert _rows(office.db, schema.refund, permit_id=pid) == []
+
+
+@pytest.mark.parametrize("result", [None, Result.CANCELLED])
+def test_a_plumbing_inspection_requested_or_cancelled_was_not_made_and_ten_dollars_are_kept(
+    office: Office, result: Result | None
+) -> None:
+    # 15.1.42 "before any inspections are made": a request without a result is not an inspection.
+    pid = _plumbing_permit(office)
+    _inspection(office, pid, result, date(2026, 3, 4))
+    uow, clock = office.uow, office.clock
+    permits.void_permit(uow, clock, office.reg.inspector, pid, "voided at the plumber's request")
+    assert cash.inspections_made(uow, pid) == ()
+    r = cash.refund(
+        uow,
+        clock,
+        office.reg.treasurer,
+        cash.RefundInput(pid, RefundGround.PLUMBING_VOID, "20456", clock.today()),
+    )
+    assert (r.amount, r.kept) == (D("74.00"), D("10.00"))
 
 
 def test_no_refund_once_a_glendale_permit_is_issued(office: Office) -> None:

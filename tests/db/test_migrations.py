@@ -229,3 +229,67 @@ def test_the_head_constant_names_the_newest_migration() -> None:
     from db.migrate import HEAD
 
     assert head_revision() == HEAD
+
+
+def _at_0014_then_head(engine: Engine) -> None:
+    """Revision 0015 (street register, §435-8.I): the permits kept, no approval on any of them,
+    an empty register that takes a repaving; and back down to 0014."""
+    from alembic import command
+
+    from db.migrate import _config
+
+    upgrade(engine, FIRST)
+    _fill_first_revision(engine)
+    upgrade(engine, "0014")
+    columns_0014 = _columns(engine)
+    before = _dump(engine, columns_0014)
+    upgrade(engine)
+    assert current_revision(engine) == "0015"
+    assert _dump(engine, columns_0014) == before  # every row and value kept
+    with engine.begin() as conn:
+        assert conn.execute(
+            text(
+                "SELECT number, council_opening_approved_on, council_opening_recorded_by_id "
+                "FROM permit"
+            )
+        ).all() == [("2025-0042", None, None)]
+        conn.execute(
+            text(
+                "INSERT INTO street_repaving (municipality_id, street, from_number, to_number, "
+                "repaved_on, by_user_id) VALUES (1, 'N Port Washington Rd', 6000, 6300, "
+                "'2023-06-01', 1)"
+            )
+        )
+        assert conn.execute(text("SELECT notes FROM street_repaving")).scalar() == ""
+    with engine.connect() as conn:
+        sqlite = engine.dialect.name == "sqlite"
+        if sqlite:  # batch migrations copy tables: foreign keys off, as db.migrate.upgrade does
+            conn.connection.dbapi_connection.execute("PRAGMA foreign_keys=OFF")  # type: ignore[union-attr]
+        with conn.begin():
+            cfg = _config()
+            cfg.attributes["connection"] = conn
+            command.downgrade(cfg, "0014")
+        if sqlite:
+            conn.connection.dbapi_connection.execute("PRAGMA foreign_keys=ON")  # type: ignore[union-attr]
+    assert current_revision(engine) == "0014"
+    assert "street_repaving" not in inspect(engine).get_table_names()
+    assert _columns(engine) == columns_0014
+    assert _dump(engine) == before
+
+
+def test_revision_0015_adds_the_street_register_and_the_councils_approval_on_sqlite(
+    tmp_path: Path,
+) -> None:
+    engine = make_engine(sqlite_url(tmp_path / "r15.db"))
+    _at_0014_then_head(engine)
+    engine.dispose()
+
+
+@pytest.mark.postgres
+def test_revision_0015_adds_the_street_register_and_the_councils_approval_on_postgresql(
+    pg_server_url: str,
+) -> None:
+    reset_postgres(pg_server_url)
+    engine = make_engine(pg_server_url)
+    _at_0014_then_head(engine)
+    engine.dispose()

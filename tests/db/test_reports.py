@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,13 +19,14 @@ from db.database import Database
 from desk.clock import FixedClock
 from desk.domain import reports as r
 from desk.domain.cashiering import Allocation, PaymentMethod, Tender
-from desk.domain.enums import PartyRole
+from desk.domain.enums import PartyRole, Role
 from desk.errors import PermissionDenied, RuleViolation, ValidationError
 from desk.fees.engine import QuoteItem, QuoteRequest
 from desk.services import cashiering as cash
-from desk.services import fees, permits
+from desk.services import fees, permits, users
 from desk.services import reports as svc
-from tests.factories import Register, application, make_issuable, seed_register
+from desk.services import sureties as sure
+from tests.factories import PASSWORD, Register, application, make_issuable, seed_register
 
 D = Decimal
 NEW_HOUSE = QuoteRequest(
@@ -78,10 +80,12 @@ def _close_and_deliver(db: Database, clock: FixedClock, reg: Register) -> int:
     return cash.create_turnover(db.uow(), clock, reg.clerk, reg.municipality_id, [close])
 
 
-def _office(db: Database) -> Office:
+def _office(db: Database, *, deposits: bool = False) -> Office:
     """From November 2024 to December 2025: a house, a two-family dwelling, a six-unit
     apartment building, an addition and a reroof issued in 2025; a reroof in 2024; cash
-    receipts turned over to the treasurer, a voided check, and an Act 211 refund."""
+    receipts turned over to the treasurer, a voided check, and an Act 211 refund. With
+    `deposits`, 2025 also has two street deposits, one returned and one partly retained by the
+    Council, and a check returned unpaid (_deposits_and_nsf)."""
     clock = FixedClock(date(2024, 11, 1))
     reg = seed_register(db, clock)
     uow = db.uow()
@@ -143,27 +147,95 @@ def _office(db: Database) -> Office:
     _issue_on(db, clock, reg, addition, date(2025, 4, 2))  # no fees
     cash.create_turnover(uow, clock, reg.clerk, reg.municipality_id, [])  # the refund goes out
     clock.set(date(2025, 6, 1))
-    check = cash.take_payment(
+    check = _schmidt_check(uow, clock, reg, reroof, D("50.00"), "881")
+    cash.void_payment(uow, clock, reg.clerk, check.payment_id, "wrong permit")
+    if deposits:
+        _deposits_and_nsf(db, clock, reg, reroof)
+    _issue_on(db, clock, reg, reroof, date(2025, 12, 30))  # $140 cash, not yet turned over
+    clock.set(date(2026, 1, 5))
+    return Office(db, clock, reg, house, duplex, apartments, addition, reroof, prior)
+
+
+def _schmidt_check(
+    uow: Any, clock: FixedClock, reg: Register, permit_id: int, amount: Decimal, number: str
+) -> Any:
+    """Anna Schmidt pays `amount` on the permit by her check `number`."""
+    return cash.take_payment(
         uow,
         clock,
         reg.clerk,
         cash.PaymentInput(
             municipality_id=reg.municipality_id,
-            tender=Tender(
-                PaymentMethod.CHECK,
-                D("50.00"),
-                check_number="881",
-                check_drawer="Anna Schmidt",
-                check_bank="Associated Bank",
-            ),
-            allocations=(Allocation(reroof, D("50.00")),),
+            tender=Tender(PaymentMethod.CHECK, amount, number, "Anna Schmidt", "Associated Bank"),
+            allocations=(Allocation(permit_id, amount),),
             payer_name="Anna Schmidt",
         ),
     )
-    cash.void_payment(uow, clock, reg.clerk, check.payment_id, "wrong permit")
-    _issue_on(db, clock, reg, reroof, date(2025, 12, 30))  # $140 cash, not yet turned over
-    clock.set(date(2026, 1, 5))
-    return Office(db, clock, reg, house, duplex, apartments, addition, reroof, prior)
+
+
+def _deposits_and_nsf(db: Database, clock: FixedClock, reg: Register, reroof: int) -> None:
+    """2025's money that is not the city's fees, and a returned check:
+    June 2    two $500 street deposits paid by check (15.1.43), turned over the same day
+    July 1    a $140 check for the reroof, turned over; July 15 it comes back unpaid (NSF)
+    Nov 3     the Council retains $200 of the second deposit (resolution of October 28): it
+              becomes revenue in 100-46710 that day; $300 of it is still held on December 31
+    Dec 5     the first deposit returned in full by the clerk's check no. 10441 on the City
+              Engineer's order, 183 days after the work was completed on June 5."""
+    uow = db.uow()
+    users.create_user(
+        uow,
+        clock,
+        reg.admin,
+        username="erin",
+        full_name="Erin Engineer",
+        password=PASSWORD,
+        roles={Role.ENGINEER},
+    )
+    engineer = users.authenticate(uow, "erin", PASSWORD)
+    clock.set(date(2025, 6, 2))
+    deposit_ids = []
+    for street in ("W Bender Rd", "N Port Washington Rd"):
+        sewer = _apply(
+            reg, db, clock, kind="SEWER-WATER", description=f"Sanitary lateral, {street}"
+        )
+        deposit_id, paid = sure.take_deposit(
+            uow,
+            clock,
+            reg.clerk,
+            sure.DepositInput(
+                permit_id=sewer,
+                depositor="North Shore Plumbing Co",
+                depositor_address="5800 N Bayshore Dr, Glendale WI 53217",
+                amount=D("500.00"),
+            ),
+            Tender(PaymentMethod.CHECK, D("500.00"), "2231", "North Shore Plumbing Co", "Tri City"),
+        )
+        assert paid is not None
+        deposit_ids.append(deposit_id)
+    _close_and_deliver(db, clock, reg)
+    clock.set(date(2025, 6, 5))
+    sure.record_completion(uow, clock, reg.inspector, deposit_ids[0], date(2025, 6, 5))
+    clock.set(date(2025, 7, 1))
+    bounced = _schmidt_check(uow, clock, reg, reroof, D("140.00"), "902")
+    _close_and_deliver(db, clock, reg)
+    clock.set(date(2025, 7, 15))
+    cash.return_nsf(uow, clock, reg.treasurer, bounced.payment_id, "7/14 NSF notice, ref 5512")
+    cash.create_turnover(uow, clock, reg.clerk, reg.municipality_id, [])  # the NSF goes out
+    clock.set(date(2025, 11, 3))
+    sure.retain_deposit(
+        uow,
+        clock,
+        reg.clerk,
+        deposit_ids[1],
+        "R-2025-41",
+        date(2025, 10, 28),
+        D("200.00"),
+        "Trench patch settled; the City re-paves it",
+    )
+    clock.set(date(2025, 12, 5))
+    sure.order_deposit_refund(uow, clock, engineer, deposit_ids[0])
+    sure.refund_deposit(uow, clock, reg.clerk, deposit_ids[0], "10441", date(2025, 12, 5))
+    cash.create_turnover(uow, clock, reg.clerk, reg.municipality_id, [])  # the check goes out
 
 
 @pytest.fixture
@@ -183,24 +255,31 @@ def test_the_annual_fees_equal_the_twelve_monthly_reports_and_the_reconciliation
     rec = cash.reconciliation(office.db.uow(), office.clock, office.mid, YEAR.start, YEAR.end)
     # Receipts $439 + $439 + $50 + $140, the $50 check voided, $404 refunded (Act 211).
     assert rec.net == D("614.00")
-    assert annual.fees_total == D("614.00")
-    assert annual.headline.fees_collected == D("614.00")
-    assert sum((m.total.month.fees_received for m in months), D(0)) == D("614.00")
-    assert sum((m.fees for m in annual.by_month), D(0)) == D("614.00")
-    assert sum((d.amount for d in annual.receipts_by_day), D(0)) == D("614.00")
-    assert months[11].total.ytd.fees_received == D("614.00")  # December's year to date
+    # Fees collected are the city's revenue accounts only: the two $35 state seals are collected
+    # for the state (15.1.21(a)(1)a), so $614 − $70.
+    assert annual.fees_total == D("544.00")
+    assert annual.headline.fees_collected == D("544.00")
+    assert sum((m.total.month.fees_received for m in months), D(0)) == D("544.00")
+    assert sum((m.fees for m in annual.by_month), D(0)) == D("544.00")
+    assert sum((d.amount for d in annual.receipts_by_day), D(0)) == D("544.00")
+    assert months[11].total.ytd.fees_received == D("544.00")  # December's year to date
     by_account = {a.number: a for a in annual.fees_by_account}
     assert by_account["100-24210"].net == D("70.00")  # both state seals kept
+    assert by_account["100-24210"].money_class is r.MoneyClass.FOR_OTHERS
     assert by_account["100-44300"].refunds == D("-404.00")
-    # Delivered to the Treasurer: February's and March's days, then the refund's check.
+    assert annual.money == r.MoneySplit(fees_collected=D("544.00"), for_others=D("70.00"))
+    assert annual.money.total == rec.net == r.reconciliation_split(rec.accounts).total
+    # Delivered to the Treasurer: February's and March's days, then the refund's check; the
+    # turnovers carry the seals too ($404 + $404 − $404 of fees, $70 of seals).
     delivered = sum((m.total.month.fees_delivered for m in months), D(0))
-    assert delivered == D("474.00")
+    assert delivered == D("404.00")
     assert sum((t.amount for m in months for t in m.turnovers), D(0)) == D("474.00")
     assert [m.total.month.fees_delivered for m in months][1:4] == [
-        D("439.00"),
-        D("439.00"),
+        D("404.00"),
+        D("404.00"),
         D("-404.00"),
     ]
+    assert sum((m.money.for_others for m in months), D(0)) == D("70.00")
     # The year before: the garage reroof's $140, delivered on December 18.
     assert annual.previous.fees_collected == D("140.00")
 
@@ -252,7 +331,9 @@ def test_the_monthly_report_counts_applications_grants_and_finals_per_trade(
         electrical = q.monthly_report(conn, office.mid, 2025, 3, "electrical")
     building = next(x for x in march.rows if x.trade == "building")
     assert (building.month.granted, building.month.valuation) == (2, D("1770000.00"))
-    assert building.month.fees_received == D("35.00")  # $439 received, $404 refunded
+    # $439 received ($404 fee + the $35 state seal, not the city's), $404 refunded.
+    assert building.month.fees_received == D("0.00")
+    assert march.money.for_others == D("35.00")
     assert building.ytd.granted == 3
     assert building.last_year.granted == 0
     assert march.due.due == date(2025, 4, 10)
@@ -365,14 +446,103 @@ def test_on_a_small_demo_every_report_agrees_with_the_others(
         turned_over = sum((t.amount for t in q.turnovers(conn, mid, r.year_period(2026))), D(0))
     rec = cash.reconciliation(database.uow(), clock, mid, date(2026, 1, 1), date(2026, 12, 31))
     assert rec.net > 0  # the demo takes fees at the counter
-    assert annual.fees_total == rec.net == annual.headline.fees_collected
-    assert sum((m.total.month.fees_received for m in months), D(0)) == rec.net
-    assert sum((m.fees for m in annual.by_month), D(0)) == rec.net
+    fees = annual.fees_total
+    assert fees == annual.headline.fees_collected == annual.money.fees_collected > 0
+    assert annual.money.total == rec.net == r.reconciliation_split(rec.accounts).total
+    assert sum((m.total.month.fees_received for m in months), D(0)) == fees
+    assert sum((m.fees for m in annual.by_month), D(0)) == fees
+    assert sum((m.money.total for m in months), D(0)) == rec.net
     delivered = sum((m.total.month.fees_delivered for m in months), D(0))
-    assert delivered == turned_over > 0
+    assert 0 < delivered <= turned_over
     issued = q.BLDS_PERMIT_FIELDS.index("IssuedDate")
     assert annual.headline.permits_issued == sum(1 for x in rows if x[issued][:4] == "2026") > 0
     assert sum(m.total.month.granted for m in months) == annual.headline.permits_issued
     assert c404.total.units == units == annual.headline.new_dwelling_units
     assert len(annual.register) == annual.headline.permits_issued
     assert sum((x.valuation for x in annual.register), D(0)) == annual.headline.valuation
+
+
+# --------------------------------------------------------------------------- money not the city's
+
+
+@pytest.fixture
+def money_office(database: Database) -> Office:
+    return _office(database, deposits=True)
+
+
+def test_fees_collected_are_the_city_revenue_and_the_reconciliation_still_balances(
+    money_office: Office, tmp_path: Path
+) -> None:
+    """A year with street deposits paid, returned and retained, a void, a returned check and a
+    refund: fees collected count the city's revenue accounts only (15.1.6(c)); the state seals
+    are collected for others (15.1.21(a)(1)a); deposits are their own lines (15.1.43)."""
+    o = money_office
+    with o.db.read() as conn:
+        annual = q.annual_report(conn, o.mid, 2025)
+        months = [q.monthly_report(conn, o.mid, 2025, m) for m in range(1, 13)]
+    rec = cash.reconciliation(o.db.uow(), o.clock, o.mid, YEAR.start, YEAR.end)
+    # Receipts $439 + $439 + $50 + $500 + $500 + $140 + $140 = $2,208; the $50 check voided,
+    # the $140 check returned, $404 (Act 211) and the $500 deposit refunded.
+    assert (rec.receipts, rec.voids, rec.nsf, rec.refunds) == (
+        D("2208.00"),
+        D("50.00"),
+        D("140.00"),
+        D("904.00"),
+    )
+    assert rec.net == D("1114.00") and rec.balanced and rec.gl_balanced
+    # $404 + $404 − $404 refunded + $140 (the reroof, paid again in December) + the $200 the
+    # Council retained, which became revenue on November 3.
+    expected = r.MoneySplit(
+        fees_collected=D("744.00"),
+        for_others=D("70.00"),
+        deposits_received=D("1000.00"),
+        deposits_returned=D("-500.00"),
+        deposits_retained=D("-200.00"),
+    )
+    assert annual.money == expected == r.reconciliation_split(rec.accounts)
+    assert expected.total == rec.net
+    assert annual.fees_total == annual.headline.fees_collected == D("744.00")
+    assert sum((m.fees for m in annual.by_month), D(0)) == D("744.00")
+    assert sum((d.amount for d in annual.receipts_by_day), D(0)) == D("744.00")
+    assert sum((m.total.month.fees_received for m in months), D(0)) == D("744.00")
+    assert months[10].total.month.fees_received == D("200.00")  # November: the retention
+    assert months[10].money.deposits_retained == D("-200.00")
+    assert months[5].total.month.fees_received == D("0.00")  # June: deposits only
+    assert months[5].money.deposits_received == D("1000.00")
+    assert months[6].money.fees_collected == D("0.00")  # July: the check and its return
+    assert sum((m.money.total for m in months), D(0)) == rec.net
+    by_account = {a.number: a for a in annual.fees_by_account}
+    assert by_account["100-46710"].net == D("200.00") and by_account["100-46710"].is_fee
+    assert by_account["100-23100"].money_class is r.MoneyClass.DEPOSITS
+    assert by_account["100-23100"].net == D("300.00")
+    assert "100-23100" not in {c.label for c in annual.fees_by_category}
+    s = annual.sureties
+    assert (s.deposits_opening, s.deposits_received, s.deposits_returned) == (
+        D("0.00"),
+        D("1000.00"),
+        D("-500.00"),
+    )
+    assert (s.deposits_retained, s.deposits_closing) == (D("-200.00"), D("300.00"))
+    assert rec.account("100-23100").closing == D("300.00")
+    # Delivered to the Treasurer: fees only; the turnovers carry all the money.
+    delivered = sum((m.total.month.fees_delivered for m in months), D(0))
+    assert delivered == D("404.00")  # $404 + $404 − $404; the December reroof is not turned over
+    turned_over = sum((t.amount for m in months for t in m.turnovers), D(0))
+    assert turned_over == rec.acknowledged + rec.pending == rec.net - rec.undeposited
+    # The treasurer's workbook: the proof, then the same split, adding up to the net.
+    from openpyxl import load_workbook
+
+    from reports.cash_reports import export_reconciliation_xlsx
+
+    out = tmp_path / "reconciliation.xlsx"
+    export_reconciliation_xlsx(rec, "City of Glendale", out)
+    ws = load_workbook(out)["Proof"]
+    cells = {ws.cell(row=n, column=1).value: ws.cell(row=n, column=2).value for n in range(1, 40)}
+    assert cells["Fees collected (city revenue accounts)"] == 744
+    assert cells["Collected for others (state seal, other governments)"] == 70
+    assert cells["Street deposits received"] == 1000
+    assert cells["Street deposits returned"] == -500
+    assert cells["Street deposits retained by the Council (now city revenue)"] == -200
+    assert str(cells["Net money received"]).startswith("=SUM(B")
+    assert "The money by whose it is adds up to the net collections." in cells
+    assert "Balanced: every dollar received is in a turnover or still undeposited." in cells

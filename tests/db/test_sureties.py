@@ -6,7 +6,7 @@ reconciliation still in balance."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
@@ -323,7 +323,8 @@ def test_an_association_certificate_older_than_one_year_no_longer_covers(office:
     )
     assert o.shortfalls(o.sewer) == [
         "Certificate ASSN-2025, filed by Milwaukee Master Plumbers Association on 2025-02-14, "
-        "stopped covering its members on 2026-02-14, one year from filing (15.1.38(b))"
+        "stopped covering its members on 2026-02-14, one year from filing, before the issue "
+        "date 2026-03-02 (15.1.38(b))"
     ]
 
 
@@ -339,6 +340,122 @@ def test_an_association_certificate_does_not_cover_a_plumber_who_is_not_a_member
         o.uow, o.clock, o.reg.clerk, replace(cert, members=(("Other Plumber LLC", None),))
     )
     assert o.shortfalls(o.sewer)[0].startswith("No insurance certificate is on file")
+
+
+# 15.1.38(b): "each such member applying for a permit shall be deemed to have complied with the
+# insurance requirements": the association's certificate in force on the day of application and
+# on the day of issue; it need not outlast the plumbing permit's six months (15.1.42).
+ASSN_ENDS = date(2026, 9, 1)  # the certificate's last day, months before the permit's term ends
+
+
+def _member_applies(o: Office, on: date) -> int:
+    o.clock.set(on)
+    sure.record_certificate(
+        o.uow,
+        o.clock,
+        o.reg.clerk,
+        replace(association_certificate(o, ISSUE_DAY), expires_on=ASSN_ENDS),
+    )
+    pid = permits.take_application(
+        o.uow,
+        o.clock,
+        o.reg.clerk,
+        permits.ApplicationInput(
+            municipality_id=o.reg.municipality_id,
+            kind="SEWER-WATER",
+            parcel_id=o.reg.parcel_id,
+            description="Water service to the main in the street",
+            parties=((PartyRole.BUILDING_OWNER, o.reg.owner_id), (PartyRole.PLUMBER, o.plumber_id)),
+        ),
+    )
+    sure.set_permit_facts(
+        o.uow,
+        o.clock,
+        o.reg.inspector,
+        pid,
+        PermitFacts(excavates_public_street=True, street_paved=False),
+    )
+    return pid
+
+
+@pytest.mark.parametrize("applied", [ASSN_ENDS - timedelta(days=1), ASSN_ENDS])
+def test_a_member_applying_while_the_association_certificate_is_in_force_needs_no_more(
+    office: Office, applied: date
+) -> None:
+    o = office
+    pid = _member_applies(o, applied)
+    # Applied and issued the same day (the day before, or the certificate's last day): no
+    # insurance shortfall, though the permit's term runs months past the certificate.
+    assert o.shortfalls(pid, applied) == []
+    view = sure.permit_sureties(o.uow, o.clock, pid)
+    assert view.term_ends is not None and view.term_ends > ASSN_ENDS
+    assert view.shortfalls == ()
+    assert view.notes == (
+        "The permit's plumber is covered by the Milwaukee Master Plumbers Association "
+        "certificate ASSN-2025, in force until 09/01/2026 (15.1.38(b)): a member is deemed to "
+        "have complied with the insurance requirement when the certificate is in force on the "
+        "days the permit is applied for and issued; it need not outlast the permit's term.",
+    )
+
+
+def test_a_member_issued_the_day_after_the_association_certificate_ends_is_held(
+    office: Office,
+) -> None:
+    o = office
+    pid = _member_applies(o, ASSN_ENDS)  # in force on the day of application
+    after = ASSN_ENDS + timedelta(days=1)
+    assert o.shortfalls(pid, after) == [
+        "Certificate ASSN-2025 expired 2026-09-01, before the issue date 2026-09-02 (15.1.38(b))"
+    ]
+
+
+def test_a_member_who_applied_before_the_association_filed_is_held(office: Office) -> None:
+    o = office
+    pid = _member_applies(o, ISSUE_DAY - timedelta(days=1))  # the day before the filing
+    assert o.shortfalls(pid, ISSUE_DAY) == [
+        "Certificate ASSN-2025 takes effect 2026-03-02, after the application date 2026-03-01 "
+        "(15.1.38(b))"
+    ]
+
+
+def test_the_one_year_from_filing_still_bounds_the_association_certificate(
+    office: Office,
+) -> None:
+    o = office
+    _street_excavation(o)
+    sure.record_certificate(
+        o.uow, o.clock, o.reg.clerk, association_certificate(o, date(2025, 3, 2))
+    )
+    # Filed 2025-03-02: it covers its members through 2026-03-02, the issue day, not after.
+    assert o.shortfalls(o.sewer, ISSUE_DAY) == []
+    assert o.shortfalls(o.sewer, ISSUE_DAY + timedelta(days=1)) == [
+        "Certificate ASSN-2025, filed by Milwaukee Master Plumbers Association on 2025-03-02, "
+        "stopped covering its members on 2026-03-02, one year from filing, before the issue "
+        "date 2026-03-03 (15.1.38(b))"
+    ]
+
+
+def test_a_plumbers_own_certificate_must_still_outlast_the_permits_term(office: Office) -> None:
+    # 15.1.38(a) asks for the evidence before issuance; the office reads the contractor's own
+    # certificate as cover for the whole job (resources/surety_requirements.toml, through_term).
+    o = office
+    _street_excavation(o)
+    own = replace(
+        association_certificate(o, ISSUE_DAY),
+        insured="",
+        insured_party_id=o.plumber_id,
+        policy="GL-77",
+        association=False,
+        filed_on=None,
+        members=(),
+        expires_on=ASSN_ENDS,
+    )
+    sure.record_certificate(o.uow, o.clock, o.reg.clerk, own)
+    (short,) = o.shortfalls(o.sewer)
+    assert short.startswith(
+        "Certificate GL-77 expires 2026-09-01, before the permit's work ends on"
+    )
+    assert short.endswith("(15.1.38(a))")
 
 
 # --- the register ----------------------------------------------------------------------------

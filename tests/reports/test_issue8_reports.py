@@ -137,7 +137,8 @@ def test_the_annual_workbook_totals_are_formulas_that_equal_the_report(
     assert _money(value(wb, "Summary", f"B{rows['Valuation of permitted work']}")) == D(
         "2277300.00"
     )
-    assert _money(value(wb, "Summary", f"B{rows['Fees collected']}")) == D("614.00")
+    # The city's fees only: the two $35 state seals are collected for the state.
+    assert _money(value(wb, "Summary", f"B{rows['Fees collected']}")) == D("544.00")
     assert value(wb, "Summary", f"B{rows['New buildings']}") == 3
     assert summary.cell(row=permits_row, column=3).value == 1  # 2024
     by_month = wb["By month"]
@@ -153,8 +154,14 @@ def test_the_annual_workbook_totals_are_formulas_that_equal_the_report(
     assert by_month.page_setup.fitToWidth == 1
     fees = wb["Fees by account"]
     net = {fees.cell(row=n, column=1).value: n for n in range(1, fees.max_row + 1)}
+    # The city's revenue accounts, then the state seal payable apart (15.1.21(a)(1)a).
+    assert _money(value(wb, "Fees by account", f"G{net['Total fees']}")) == D("544.00")
+    assert net["100-24210"] > net["Total fees"]
     assert _money(value(wb, "Fees by account", f"G{net['100-24210']}")) == D("70.00")
-    assert _money(value(wb, "Fees by account", f"G{net['Total']}")) == D("614.00")
+    assert _money(value(wb, "Fees by account", f"G{net['Total']}")) == D("70.00")
+    split = "Fees collected (city revenue accounts)"
+    assert _money(value(wb, "Fees by account", f"B{net[split]}")) == D("544.00")
+    assert _money(value(wb, "Fees by account", f"B{net['Net money received']}")) == D("614.00")
     register = wb["Permit register"]
     reg_total = next(
         n for n in range(1, register.max_row + 1) if register.cell(row=n, column=1).value == "Total"
@@ -220,8 +227,14 @@ def test_the_monthly_report_compares_the_month_last_year_and_the_year_to_date(
     assert len(totals) == 4  # March, March 2024, the year to date, the year before's
     assert ws.cell(row=totals[0], column=3).value.startswith("=SUM(C")
     assert value(wb, "Activity", f"C{totals[0]}") == 2  # permits granted in March
-    assert _money(value(wb, "Activity", f"F{totals[0]}")) == D("35.00")  # fees received
-    assert _money(value(wb, "Activity", f"G{totals[0]}")) == D("439.00")  # delivered
+    # $439 received ($404 + the $35 state seal), $404 refunded: no city fees net; the seal is
+    # collected for the state (15.1.21(a)(1)a). Delivered: February's $404 of fees.
+    assert _money(value(wb, "Activity", f"F{totals[0]}")) == D("0.00")  # fees received
+    assert _money(value(wb, "Activity", f"G{totals[0]}")) == D("404.00")  # delivered
+    labels = {ws.cell(row=n, column=1).value: n for n in range(1, ws.max_row + 1)}
+    others = labels["Collected for others (state seal, other governments)"]
+    assert _money(value(wb, "Activity", f"B{others}")) == D("35.00")
+    assert _money(value(wb, "Activity", f"B{labels['Net money received']}")) == D("35.00")
     assert value(wb, "Activity", f"C{totals[2]}") == 3  # granted, year to date
     pages, text = _pdf_text(pdf)
     assert "Monthly permit activity — March 2025" in text[0]

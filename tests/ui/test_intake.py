@@ -236,7 +236,9 @@ def test_a_parcel_without_a_house_number_must_get_one_before_a_new_house(
     form.select_kind("RES-NEW-DWELLING")
     form.set_parcel_id(bare)
     assert "No house number on record" in form.parcel_note.text()
-    assert "§435-15.E" in form.parcel_note.text()
+    # Glendale's own section, not New Lisbon's §435-15.E; the service holds the permit too.
+    assert "(15.1.7(b)(1))" in form.parcel_note.text()
+    assert "435-15" not in form.parcel_note.text()
     assert form.house_button.isVisible()
     form.edits["description"].setText("New house")
     form._typed("description", "New house")

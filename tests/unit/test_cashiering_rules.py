@@ -19,6 +19,7 @@ from desk.domain.cashiering import (
     Bucket,
     Charge,
     EntrySource,
+    InspectionMade,
     LedgerEntry,
     MethodTotals,
     MoneyEvent,
@@ -37,6 +38,7 @@ from desk.domain.cashiering import (
     check_allocations,
     check_tender,
     close_figures,
+    inspections_made_text,
     make_buckets,
     parse_settings,
     plumbing_void_refund,
@@ -49,6 +51,7 @@ from desk.domain.cashiering import (
     unpaid_message,
 )
 from desk.domain.enums import PermitStatus
+from desk.domain.inspections import Result as InspectionResult
 from desk.errors import RuleViolation, ValidationError
 from desk.fees.engine import DOUBLE_FEE_CODE, SURCHARGE_SUFFIX
 from desk.fees.loader import shipped_schedule
@@ -242,22 +245,32 @@ def test_a_refund_takes_money_back_newest_line_first() -> None:
 
 
 def test_a_plumbing_permit_voided_before_any_inspection_keeps_ten_dollars() -> None:
-    d = plumbing_void_refund(D("85.00"), inspections_made=0)
+    d = plumbing_void_refund(D("85.00"), ())
     assert (d.amount, d.kept) == (D("75.00"), D("10.00"))
     assert "except $10.00 kept for clerical expense (15.1.42)" in d.reason
 
 
 def test_a_plumbing_permit_voided_after_an_inspection_refunds_nothing() -> None:
-    d = plumbing_void_refund(D("85.00"), inspections_made=1)
+    # 15.1.42: "In the event partial inspections have been made, the entire permit fee shall be
+    # retained."
+    made = (InspectionMade("Plumbing rough-in", "passed", date(2026, 3, 4)),)
+    d = plumbing_void_refund(D("85.00"), made)
     assert (d.amount, d.kept) == (D("0.00"), D("85.00"))
     assert d.reason == (
-        "1 inspection was made before the permit was voided: the entire permit fee is retained "
-        "(15.1.42)."
+        "1 inspection was made before the permit was voided (Plumbing rough-in passed "
+        "03/04/2026): the entire permit fee is retained (15.1.42)."
     )
+    assert inspections_made_text(made) == "1 inspection made: Plumbing rough-in passed 03/04/2026"
+    assert inspections_made_text(()) == "No inspection made"
+
+
+def test_a_cancelled_inspection_was_not_made() -> None:
+    # 15.1.42 "before any inspections are made": a result recorded is a visit made.
+    assert [r.value for r in InspectionResult if not r.made] == ["cancelled"]
 
 
 def test_a_plumbing_fee_under_ten_dollars_is_kept_whole() -> None:
-    d = plumbing_void_refund(D("8.00"), inspections_made=0)
+    d = plumbing_void_refund(D("8.00"), ())
     assert (d.amount, d.kept) == (D("0.00"), D("8.00"))
 
 

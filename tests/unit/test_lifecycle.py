@@ -170,6 +170,7 @@ def test_a_final_status_has_no_way_out() -> None:
 def test_the_frozen_ground_season_runs_from_november_15_through_may_1() -> None:
     from desk.domain.issuance import in_frozen_ground_season
 
+    # §435-8.A "between November 15 and May 1": both days inside; openings again on May 2.
     assert not in_frozen_ground_season(date(2026, 11, 14))
     assert in_frozen_ground_season(date(2026, 11, 15))
     assert in_frozen_ground_season(date(2027, 5, 1))

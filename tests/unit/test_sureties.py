@@ -333,13 +333,37 @@ def test_plumbing_needs_insurance_only_when_it_excavates_a_public_street() -> No
 
 def test_an_association_certificate_covers_members_through_one_year_from_filing() -> None:
     filed = association_cert(filed_on=date(2025, 6, 2))
-    # The permit's work ends on the anniversary of the filing: still covered.
-    assert plumbing(filed, date(2026, 1, 5), date(2026, 6, 2)) == []
-    # One day past the anniversary: the certificate no longer carries the member.
-    assert plumbing(filed, date(2026, 1, 5), date(2026, 6, 3)) == [
+    # 15.1.38(b): "each such member applying for a permit shall be deemed to have complied":
+    # in force on the days of application and issue; the term may run past the anniversary.
+    assert plumbing(filed, date(2026, 1, 5), date(2026, 6, 3)) == []
+    assert plumbing(filed, date(2026, 6, 1), date(2026, 12, 1)) == []  # the day before
+    assert plumbing(filed, date(2026, 6, 2), date(2026, 12, 2)) == []  # the anniversary
+    assert plumbing(filed, date(2026, 6, 3), date(2026, 12, 3)) != []  # the day after
+
+
+def test_an_association_certificate_must_be_in_force_on_the_day_of_application() -> None:
+    reqs = requirement_for("glendale", "PLUMBING", PLUMBING_FACTS)
+    filed = association_cert(filed_on=date(2025, 6, 2))
+    late = replace(filed, effective=date(2026, 1, 6))
+
+    def check(cert: InsuranceCertificate, applied: date) -> list[str]:
+        return surety_shortfalls(
+            reqs, [], [cert], date(2026, 1, 6), None, PLUMBING_FACTS, applied_on=applied
+        )
+
+    assert check(late, date(2026, 1, 6)) == []
+    assert check(late, date(2026, 1, 5)) == [
+        "Certificate ASSN-2025-4 takes effect 2026-01-06, after the application date 2026-01-05 "
+        "(15.1.38(b))"
+    ]
+    # Applied on the anniversary, issued the day after: held on the issue date.
+    assert check(filed, date(2026, 6, 2)) == []
+    assert surety_shortfalls(
+        reqs, [], [filed], date(2026, 6, 3), None, PLUMBING_FACTS, applied_on=date(2026, 6, 2)
+    ) == [
         "Certificate ASSN-2025-4, filed by Milwaukee Area Plumbing Contractors Association on "
-        "2025-06-02, covers its members only until 2026-06-02, one year from filing, before the "
-        "permit's work ends on 2026-06-03 (15.1.38(b))"
+        "2025-06-02, stopped covering its members on 2026-06-02, one year from filing, before "
+        "the issue date 2026-06-03 (15.1.38(b))"
     ]
 
 
@@ -347,8 +371,8 @@ def test_an_association_certificate_older_than_one_year_no_longer_covers_members
     filed = association_cert(filed_on=date(2025, 6, 2))
     assert plumbing(filed, date(2026, 6, 3), date(2026, 12, 3)) == [
         "Certificate ASSN-2025-4, filed by Milwaukee Area Plumbing Contractors Association on "
-        "2025-06-02, stopped covering its members on 2026-06-02, one year from filing "
-        "(15.1.38(b))"
+        "2025-06-02, stopped covering its members on 2026-06-02, one year from filing, before "
+        "the issue date 2026-06-03 (15.1.38(b))"
     ]
     refiled = association_cert(filed_on=date(2026, 6, 1))
     assert plumbing(refiled, date(2026, 6, 3), date(2026, 12, 3)) == []

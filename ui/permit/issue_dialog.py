@@ -23,11 +23,11 @@ from PySide6.QtWidgets import (
 )
 
 from desk.errors import DeskError, IssuanceRefused
-from desk.services import issuance, permits
+from desk.services import issuance, lifecycle, permits
 from ui import dialogs
 from ui.permit.base import PermitContext
 from ui.permit.documents import print_permit_card
-from ui.presenters.issuance import UNMET, IssuancePresenter
+from ui.presenters.issuance import UNMET, IssuancePresenter, term_text
 from ui.views.common import date_edit, from_qdate, to_qdate
 
 TITLE = "Issue permit"
@@ -89,6 +89,12 @@ class IssueDialog(QDialog):
         self.conditions_scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.condition_labels: list[QLabel] = []
 
+        # The term the permit would have (§435-8.A: a street opening ends by November 14).
+        self.term_label = QLabel(self)
+        self.term_label.setObjectName("noteText")
+        self.term_label.setWordWrap(True)
+        self.term_label.setVisible(False)
+
         self.result_label = QLabel(self)
         self.result_label.setObjectName("issueResult")
         self.result_label.setVisible(False)
@@ -117,6 +123,7 @@ class IssueDialog(QDialog):
         layout.addLayout(date_row)
         layout.addSpacing(4)
         layout.addWidget(self.summary_label)
+        layout.addWidget(self.term_label)
         layout.addWidget(self.conditions_scroll, 1)
         layout.addWidget(self.result_label)
         layout.addStretch(0)  # takes the room when the list is hidden (all met, or issued)
@@ -155,6 +162,13 @@ class IssueDialog(QDialog):
             dialogs.warn(self, TITLE, str(e))
             return
         self.presenter.set_shortfalls(self.on, found)
+        term = lifecycle.term_if_issued(
+            self.context.database.uow(), self.context.permit_id, self.on
+        )
+        self.term_label.setText(
+            term_text(self.on, term.label, term.due, term.section) if term is not None else ""
+        )
+        self.term_label.setVisible(term is not None)
         self._show()
 
     def issue(self) -> str | None:
@@ -220,6 +234,7 @@ class IssueDialog(QDialog):
         self.issue_button.setEnabled(p.can_issue)
         if p.issued_ok:
             self.summary_label.setVisible(False)
+            self.term_label.setVisible(False)
             self.result_label.setText(p.result_text)
             self.result_label.setVisible(True)
             self.issue_button.setVisible(False)

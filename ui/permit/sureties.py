@@ -195,6 +195,7 @@ class SuretiesTab(PermitTab):
         self.shortfalls.setVisible(bool(view.shortfalls))
         lines = [f"•  {t}" for t in p.requirements_text]
         lines += [f"•  {t}" for t in view.exemptions]
+        lines += [f"•  {t}" for t in view.notes]  # e.g. the association's cover (15.1.38(b))
         lines += [f"•  At completion: {t}" for t in view.completion]
         self.requirements.setText("\n".join(lines))
         facts = [f"{f.label}: {p.fact_text(f)}" for f in p.facts]

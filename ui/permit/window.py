@@ -19,14 +19,17 @@ from PySide6.QtWidgets import (
 )
 
 from db import queries
-from desk.domain.lifecycle import ACTIVE, Deadline
+from desk.domain.kinds import kind_by_code
+from desk.domain.lifecycle import ACTIVE, Deadline, Rule
 from desk.errors import DeskError
+from desk.services import street_register
 from desk.services.lifecycle import permit_deadlines
 from ui import dialogs, settings
 from ui.permit import actions
 from ui.permit.base import PermitContext, PermitTab
 from ui.permit.documents import print_application, print_order_notice, print_permit_card
 from ui.permit.issue_dialog import IssueDialog
+from ui.permit.street_register import CouncilApprovalDialog, StreetRepavingDialog
 from ui.permit.tabs import PERMIT_TABS
 from ui.presenters.issuance import may_issue
 from ui.presenters.permit_actions import (
@@ -202,7 +205,12 @@ class PermitWindow(QWidget):
         detail = self.presenter.detail
         actor = self.context.session.actor
         self.issue_button.setVisible(may_issue(actor, detail.status))
-        groups = available_actions(detail.status, actor, has_deadlines=bool(self.deadlines))
+        groups = available_actions(
+            detail.status,
+            actor,
+            has_deadlines=bool(self.deadlines),
+            street_opening=_is_street_opening(detail.municipality_key, detail.kind),
+        )
         self.available = {a.key: a for group in groups for a in group}
         self.actions_menu.clear()
         for i, group in enumerate(groups):
@@ -270,6 +278,11 @@ class PermitWindow(QWidget):
             return actions.LiftStopWorkDialog(self.context, self)
         if action.kind is ActionKind.REVOKE:
             return actions.RevokeDialog(self.context, self)
+        if action.kind is ActionKind.COUNCIL_APPROVAL:
+            return CouncilApprovalDialog(self.context, self)
+        if action.kind is ActionKind.STREET_REPAVING:
+            street = street_register.street_of(self.context.database.uow(), self.permit_id)
+            return StreetRepavingDialog(self.context, street, self)
         return actions.VoidDialog(self.context, title, self)
 
     def _after(self, action: PermitAction, dialog: QDialog) -> None:
@@ -310,3 +323,11 @@ class PermitWindow(QWidget):
             settings.write(settings.PERMIT_WINDOW_GEOMETRY, self.saveGeometry())
         self.closed.emit(self.permit_id)
         super().closeEvent(event)
+
+
+def _is_street_opening(municipality_key: str, kind: str) -> bool:
+    """A kind whose issue waits five years after the street's repaving (§435-8.I)."""
+    try:
+        return kind_by_code(municipality_key, kind).lifecycle is Rule.STREET_OPENING
+    except DeskError:
+        return False

@@ -20,6 +20,14 @@ class DeadlineRow:
     overdue_soon: bool  # within a week: shown in the warning colour
 
 
+def _in_days(left: int) -> str:
+    if left == 0:
+        return "today"
+    if left < 0:  # 15.1.13(d): a temporary certificate that ended, until the final one
+        return f"{-left} day{'s' if left != -1 else ''} overdue"
+    return f"{left} day{'s' if left != 1 else ''}"
+
+
 class DeadlinesPresenter:
     def __init__(
         self,
@@ -45,11 +53,11 @@ class DeadlinesPresenter:
                     permit_id=lapse.permit_id,
                     cells=(
                         format_date(d.due),
-                        "today" if left == 0 else f"{left} day{'s' if left != 1 else ''}",
+                        _in_days(left),
                         lapse.number or f"#{lapse.permit_id}",
                         kind_label(self.municipality_key, lapse.kind),
                         lapse.address,
-                        d.label + (" (extended)" if d.extended else ""),
+                        lapse.flag or d.label + (" (extended)" if d.extended else ""),
                         d.section,
                     ),
                     overdue_soon=left <= 7,
@@ -61,4 +69,6 @@ class DeadlinesPresenter:
         n = len(self.rows)
         if n == 0:
             return f"No permit has a deadline in the next {self.days} days."
-        return f"{n} permit deadline{'s' if n != 1 else ''} in the next {self.days} days"
+        late = sum(1 for r in self.rows if r.cells[1].endswith("overdue"))
+        text = f"{n} permit deadline{'s' if n != 1 else ''} in the next {self.days} days"
+        return text + (f", {late} of them overdue" if late else "")

@@ -71,10 +71,17 @@ FEES = "fees"
 
 VALUATION_NOTE = "excluding HVAC, plumbing and electrical work (15.1.21 NOTE)"
 FLOOR_AREA_NOTE = "garage and finished levels counted, unfinished basement excluded (15.1.21 NOTE)"
-HOUSE_NUMBER_NOTE = (
-    "No house number on record. A building permit for a new structure needs the official "
-    "house number first (New Lisbon §435-15.E)."
-)
+
+
+def house_number_note(section: str) -> str:
+    """The municipality's own section (Glendale 15.1.7(b)(1), New Lisbon §435-15.E); the
+    permit is not issued without the number (desk/services/issuance.py)."""
+    return (
+        "No house number on record. A building permit for a new structure needs the official "
+        f"house number first ({section})."
+    )
+
+
 NO_FEES_TEXT = "No fee items for this kind yet: add any that apply below."
 ACRES_NOTE = (
     "over one acre: a full erosion control plan; one acre or less: a plan statement (15.2.8)"
@@ -441,7 +448,8 @@ class IntakePresenter:
         if self.parcel is None:
             return ""
         if self.needs_house_number:
-            return HOUSE_NUMBER_NOTE
+            assert self.form is not None
+            return house_number_note(self.form.house_number_section)
         return f"PIN {self.parcel.pin}"
 
     @property
@@ -564,7 +572,7 @@ class IntakePresenter:
         if self.parcel is None:
             raise ValidationError(PARCEL, "choose the parcel (type the address or PIN)")
         if self.needs_house_number:
-            raise ValidationError(PARCEL, HOUSE_NUMBER_NOTE)
+            raise ValidationError(PARCEL, self.parcel_note)
         if not self.value(DESCRIPTION):
             raise ValidationError(DESCRIPTION, "describe the work")
         for role in self.roles:

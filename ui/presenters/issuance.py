@@ -27,6 +27,11 @@ def may_issue(actor: Actor, status: PermitStatus) -> bool:
     )
 
 
+def term_text(on: date, label: str, due: date, section: str) -> str:
+    """What the dialog says of the term a permit issued on `on` would have."""
+    return f"If issued on {format_date(on)}: {label} until {format_date(due)} ({section})."
+
+
 def conditions_not_met(n: int) -> str:
     return "1 condition is not met" if n == 1 else f"{n:,} conditions are not met"
 

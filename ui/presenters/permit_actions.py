@@ -27,6 +27,8 @@ class ActionKind(StrEnum):
     LIFT = "lift"
     REVOKE = "revoke"
     VOID = "void"
+    COUNCIL_APPROVAL = "council_approval"  # §435-8.I, a street opening
+    STREET_REPAVING = "street_repaving"  # §435-8.I, the street register
 
 
 @dataclass(frozen=True)
@@ -90,9 +92,10 @@ def _status_action(target: PermitStatus) -> PermitAction:
 
 
 def available_actions(
-    status: PermitStatus, actor: Actor, *, has_deadlines: bool
+    status: PermitStatus, actor: Actor, *, has_deadlines: bool, street_opening: bool = False
 ) -> list[list[PermitAction]]:
-    """The actions for a permit in `status`, in groups (the menu puts a line between them)."""
+    """The actions for a permit in `status`, in groups (the menu puts a line between them).
+    `street_opening`: New Lisbon's five years after repaving apply (§435-8.I)."""
 
     def may_become(target: PermitStatus) -> bool:
         permission = STATUS_PERMISSION.get(target)
@@ -121,7 +124,18 @@ def available_actions(
     # withdrawn or denied, and a permit that ended (completed, expired, revoked) stays as it ended.
     if status in ACTIVE and allowed(actor, Permission.VOID_PERMIT):
         endings.append(PermitAction(ActionKind.VOID, "V&oid…"))
-    return [group for group in (forward, orders, endings) if group]
+    # §435-8.I: the Council's approval before issue; the street's repaving on the register.
+    street: list[PermitAction] = []
+    if street_opening and status in (S.APPLIED, S.IN_REVIEW, S.APPROVED):
+        if allowed(actor, Permission.RECORD_COUNCIL_APPROVAL):
+            street.append(
+                PermitAction(
+                    ActionKind.COUNCIL_APPROVAL, "Record the &Council's approval of the opening…"
+                )
+            )
+        if allowed(actor, Permission.RECORD_STREET_REPAVING):
+            street.append(PermitAction(ActionKind.STREET_REPAVING, "Street re&paving…"))
+    return [group for group in (forward, orders, street, endings) if group]
 
 
 def no_action_text(status: PermitStatus) -> str:

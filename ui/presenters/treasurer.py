@@ -30,12 +30,14 @@ from desk.domain.cashiering import (
     DRAWER_METHODS,
     ZERO,
     AccountLine,
+    InspectionMade,
     MethodTotals,
     PaymentMethod,
     Reconciliation,
     RefundDecision,
     RefundGround,
     Transmittal,
+    inspections_made_text,
 )
 from desk.errors import ValidationError
 from desk.money import format_money, parse_money
@@ -77,8 +79,10 @@ class TreasuryBackend(Protocol):
 
     def permit(self, number: str) -> PayablePermit | None: ...
 
+    def inspections_made(self, permit_id: int) -> tuple[InspectionMade, ...]: ...
+
     def refund_quote(
-        self, permit_id: int, ground: RefundGround, inspections: int, filed_on: date | None
+        self, permit_id: int, ground: RefundGround, filed_on: date | None
     ) -> RefundDecision: ...
 
     def refund(self, r: RefundInput) -> RefundResult: ...
@@ -489,7 +493,8 @@ class RefundPresenter:
     today: date
     permit: PayablePermit | None = None
     ground: RefundGround = RefundGround.WITHDRAWN
-    inspections_made: int = 0
+    # 15.1.42: the inspections made, as the register has them; shown, never typed.
+    inspections: tuple[InspectionMade, ...] = ()
     filed_on: date | None = None
     decision: RefundDecision | None = None
     message: str = ""
@@ -497,6 +502,7 @@ class RefundPresenter:
 
     def find(self, number: str) -> bool:
         self.decision = None
+        self.inspections = ()
         self.permit = self.backend.permit(number) if number.strip() else None
         if self.permit is None:
             self.message = f"No permit or application '{number.strip()}'." if number.strip() else ""
@@ -506,14 +512,22 @@ class RefundPresenter:
             f"{p.label}, {p.address or 'no address'} ({p.status.label.lower()}): "
             f"{format_money(p.charged)} charged, {format_money(p.paid)} paid."
         )
+        self.inspections = self.backend.inspections_made(p.permit_id)
         return True
+
+    @property
+    def inspections_text(self) -> str:
+        """What the register says about inspections made (15.1.42), read-only in the dialog."""
+        if self.permit is None:
+            return ""
+        if not self.inspections:
+            return "No inspection made on the register — 15.1.42: refunded less the clerical fee"
+        return f"{inspections_made_text(self.inspections)} — 15.1.42: no refund"
 
     def quote(self) -> RefundDecision:
         if self.permit is None:
             raise ValidationError("permit", "find the permit first")
-        self.decision = self.backend.refund_quote(
-            self.permit.permit_id, self.ground, self.inspections_made, self.filed_on
-        )
+        self.decision = self.backend.refund_quote(self.permit.permit_id, self.ground, self.filed_on)
         return self.decision
 
     @property
@@ -540,7 +554,6 @@ class RefundPresenter:
                 ground=self.ground,
                 check_number=check_number,
                 check_date=check_date,
-                inspections_made=self.inspections_made,
                 filed_on=self.filed_on,
                 payer_name=payer,
             )
@@ -667,12 +680,13 @@ class SqlTreasury:
                 return None
             return cash_queries.payable_permit(conn, permit_id)
 
+    def inspections_made(self, permit_id: int) -> tuple[InspectionMade, ...]:
+        return cashiering.inspections_made(self._uow(), permit_id)
+
     def refund_quote(
-        self, permit_id: int, ground: RefundGround, inspections: int, filed_on: date | None
+        self, permit_id: int, ground: RefundGround, filed_on: date | None
     ) -> RefundDecision:
-        return cashiering.refund_quote(
-            self._uow(), self.clock, permit_id, ground, inspections, filed_on
-        )
+        return cashiering.refund_quote(self._uow(), self.clock, permit_id, ground, filed_on)
 
     def refund(self, r: RefundInput) -> RefundResult:
         return cashiering.refund(self._uow(), self.clock, self.session.actor, r)

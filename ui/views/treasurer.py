@@ -30,7 +30,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
-    QSpinBox,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -766,9 +765,9 @@ class RefundsPage(QWidget):
             self.ground.addItem(g.label, g.value)
         self.ground.setCurrentIndex(GROUNDS.index(p.ground))
         self.ground.currentIndexChanged.connect(self._ground_changed)
-        self.inspections = QSpinBox(self)
-        self.inspections.setRange(0, 99)
-        self.inspections.setObjectName("inspectionsMade")
+        # 15.1.42: the inspections made come from the register; the treasurer cannot type them.
+        self.inspections = _note(self, "inspectionsMade")
+        self.inspections.setWordWrap(False)  # one line; a wrapped row kept its first height
         self.filed = QCheckBox("Filed with the state on", self)
         self.filed_on = date_edit(self, "filedOn")
         self.filed_on.setDate(to_qdate(view.clock.today()))
@@ -791,6 +790,10 @@ class RefundsPage(QWidget):
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.FieldsStayAtSizeHint)
         for wide in (self.permit, self.ground, self.check_number):
             wide.setMinimumWidth(260)
+        # Fields stay at their size hint, and a wrapped note's hint is narrow: give the notes
+        # the width of the form's widest field, so they read as sentences, not a column.
+        for note in (self.found, self.quote_label, self.message):
+            note.setMinimumWidth(420)
         find_row = QHBoxLayout()
         find_row.addWidget(self.permit, 1)
         find_row.addWidget(self.find_button)
@@ -799,7 +802,7 @@ class RefundsPage(QWidget):
         form.addRow(permit_label, find_row)
         form.addRow("", self.found)
         form.addRow("&Ground", self.ground)
-        form.addRow("Inspections &made", self.inspections)
+        form.addRow("Inspections made", self.inspections)
         filed_row = QHBoxLayout()
         filed_row.addWidget(self.filed)
         filed_row.addWidget(self.filed_on)
@@ -868,13 +871,13 @@ class RefundsPage(QWidget):
     def find_permit(self) -> bool:
         found = self.presenter.find(self.permit.text())
         self.found.setText(self.presenter.message)
+        self.inspections.setText(self.presenter.inspections_text)
         self.quote_label.setText("")
         return found
 
     def _facts(self) -> None:
         p = self.presenter
         p.ground = RefundGround(self.ground.currentData())
-        p.inspections_made = self.inspections.value()
         p.filed_on = from_qdate(self.filed_on.date()) if self.filed.isChecked() else None
 
     def quote(self) -> bool:
