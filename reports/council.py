@@ -417,8 +417,11 @@ def render_annual_pdf(
     if held:
         pdf.h2("Collected for others and held (not the city's fees)")
         _accounts_pdf(pdf, held, "Total", "")
-    pdf.h2("All money received, by whose it is")
-    pdf.facts([(label, money(v)) for label, v, _ in rep.money.lines()], label_width=4.0)
+    pdf.facts(
+        [(label, money(v)) for label, v, _ in rep.money.lines()],
+        label_width=4.0,
+        heading="All money received, by whose it is",
+    )
     pdf.h2(f"Fees by the date received ({COUNCIL_SECTION})")
     pdf.table(
         [Col("Date", 1.2), Col("Receipts", 1.0, "RIGHT"), Col("Amount", 1.6, "RIGHT")],

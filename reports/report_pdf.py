@@ -245,8 +245,10 @@ class Pdf:
             ]
         return TableStyle(cmds)
 
-    def facts(self, pairs: Sequence[tuple[str, str]], label_width: float = 2.6) -> None:
-        """Label/value lines (a summary block)."""
+    def facts(
+        self, pairs: Sequence[tuple[str, str]], label_width: float = 2.6, heading: str = ""
+    ) -> None:
+        """Label/value lines (a summary block), under `heading` (an h2) on the same page."""
         data = [[label, value] for label, value in pairs]
         t = Table(data, colWidths=[label_width * inch, 2.0 * inch], hAlign="LEFT")
         t.setStyle(
@@ -263,7 +265,9 @@ class Pdf:
                 ]
             )
         )
-        self.story.append(t)
+        # A summary is read whole, with its heading: never split by a page.
+        head = [para(heading, self.st["h2"])] if heading else []
+        self.story.append(KeepTogether([*head, t]))
 
     # --- charts ----------------------------------------------------------------------
 
