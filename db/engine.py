@@ -81,7 +81,7 @@ def make_engine(url: str, *, echo: bool = False) -> Engine:
     start_mappers()
     try:
         parsed = make_url(url)
-    except ArgumentError:
+    except (ArgumentError, ValueError):  # ValueError: e.g. a port that is not a number
         raise DatabaseError(f"'{url}' is not a database URL") from None
     backend = parsed.get_backend_name()
     if backend == "sqlite":

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import errno
+import re
 import sys
 from collections.abc import Callable, Sequence
 from datetime import date as date_type
@@ -12,6 +14,7 @@ from typing import Any
 
 from desk import __version__
 from desk.errors import DeskError
+from permitdesk import arguments as types
 from permitdesk import audit_commands, user_commands
 from ui.presenters import views  # plain text, no Qt
 
@@ -22,7 +25,8 @@ class UsageError(Exception):
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise UsageError(message)
+        # "argument --days: must be between ..." (permitdesk.arguments) -> "--days must be ..."
+        raise UsageError(re.sub(r"^argument (--\S+): (?=['m])", r"\1 ", message))
 
 
 DB_DEFAULT = (
@@ -76,6 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     gui.add_argument("--view", default="permits", help=_view_help())
     gui.add_argument(
         "--size",
+        type=types.size,
         default="1280x800",
         help="window size for --screenshot, WxH (default: %(default)s)",
     )
@@ -100,16 +105,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     demo.add_argument(
         "--years",
-        type=int,
+        type=types.demo_years,
         default=3,
         help="how many years of permits, up to today, 1 to 50 (default: %(default)s)",
     )
     demo.add_argument(
-        "--per-year", type=int, default=400, help="permits per year (default: %(default)s)"
+        "--per-year",
+        type=types.per_year,
+        default=400,
+        help=f"permits per year, 1 to {types.MAX_PER_YEAR:,} (default: %(default)s)",
     )
     demo.add_argument(
         "--seed",
-        type=int,
+        type=types.seed,
         default=1,
         help="random seed: the same seed builds the same permits (default: %(default)s)",
     )
@@ -162,34 +170,41 @@ def build_parser() -> argparse.ArgumentParser:
     _add_db_options(sweep)
     due = lifesub.add_parser("due", help="permits with a deadline in the next days")
     _add_db_options(due)
-    due.add_argument("--days", type=int, default=30)
+    due.add_argument("--days", type=types.days, default=30)
 
     fees = sub.add_parser("fees", help="fee schedules and quotes")
     feesub = fees.add_subparsers(dest="fees_command", required=True, parser_class=_Parser)
     q = feesub.add_parser("quote", help="price a request read as JSON from standard input")
     q.add_argument("--municipality", required=True, metavar="KEY", help="e.g. glendale")
     q.add_argument("--db", metavar="PATH", help="price with this database's schedule")
-    q.add_argument("--on", metavar="YYYY-MM-DD", help="the date whose version applies (today)")
+    q.add_argument(
+        "--on",
+        type=types.iso_date,
+        metavar="YYYY-MM-DD",
+        help="the date whose version applies (today)",
+    )
     report = sub.add_parser("report", help="print reports")
     reportsub = report.add_subparsers(dest="report_command", required=True, parser_class=_Parser)
     route = reportsub.add_parser("route-sheet", help="an inspector's day as a PDF route sheet")
     _add_db_options(route)
     route.add_argument("--inspector", required=True, metavar="NAME", help="user name or full name")
-    route.add_argument("--date", required=True, metavar="YYYY-MM-DD")
+    route.add_argument("--date", type=types.iso_date, required=True, metavar="YYYY-MM-DD")
     route.add_argument("--pdf", required=True, metavar="F", help="the PDF file to write")
     daily = reportsub.add_parser(
         "daily-cash", help="a day's receipts, voids, expected and counted money per drawer"
     )
     _add_db_options(daily)
-    daily.add_argument("--date", required=True, metavar="YYYY-MM-DD")
+    daily.add_argument("--date", type=types.iso_date, required=True, metavar="YYYY-MM-DD")
     daily.add_argument("--xlsx", metavar="F", help="the spreadsheet to write")
     daily.add_argument("--pdf", metavar="F", help="the PDF file to write")
     recon = reportsub.add_parser(
         "reconciliation", help="the treasurer's reconciliation of a period"
     )
     _add_db_options(recon)
-    recon.add_argument("--from", dest="start", required=True, metavar="YYYY-MM-DD")
-    recon.add_argument("--to", dest="end", required=True, metavar="YYYY-MM-DD")
+    recon.add_argument(
+        "--from", dest="start", type=types.iso_date, required=True, metavar="YYYY-MM-DD"
+    )
+    recon.add_argument("--to", dest="end", type=types.iso_date, required=True, metavar="YYYY-MM-DD")
     recon.add_argument("--xlsx", metavar="F", help="the spreadsheet to write")
     recon.add_argument("--pdf", metavar="F", help="the PDF file to write")
     # Issue 6: the street deposits' refund queue and the bonds and certificates expiring.
@@ -197,14 +212,16 @@ def build_parser() -> argparse.ArgumentParser:
         "deposits", help="street deposits as of a day: the refund queue (15.1.43)"
     )
     _add_db_options(deposits)
-    deposits.add_argument("--as-of", dest="as_of", metavar="YYYY-MM-DD", help="default: today")
+    deposits.add_argument(
+        "--as-of", dest="as_of", type=types.iso_date, metavar="YYYY-MM-DD", help="default: today"
+    )
     deposits.add_argument("--xlsx", metavar="F", help="the spreadsheet to write")
     deposits.add_argument("--pdf", metavar="F", help="the PDF file to write")
     expiring = reportsub.add_parser(
         "expiring", help="bonds and insurance certificates expiring in the next days"
     )
     _add_db_options(expiring)
-    expiring.add_argument("--days", type=int, default=60)
+    expiring.add_argument("--days", type=types.days, default=60)
     expiring.add_argument("--xlsx", metavar="F", help="the spreadsheet to write")
     expiring.add_argument("--pdf", metavar="F", help="the PDF file to write")
     expiring.add_argument("--letters", metavar="F", help="also write the reminder letters (PDF)")
@@ -224,6 +241,8 @@ def _url(args: argparse.Namespace) -> str:
 
 
 def cmd_db(args: argparse.Namespace) -> int:
+    import sqlite3
+
     from db.database import open_database
     from db.engine import sqlite_backup, sqlite_file
     from db.migrate import backup_path, check
@@ -272,7 +291,14 @@ def cmd_db(args: argparse.Namespace) -> int:
         if path is None:
             raise UsageError("back up a PostgreSQL database with pg_dump on the server")
         out = Path(args.out) if args.out else backup_path(path, "backup")
-        sqlite_backup(path, out)
+        if out.is_dir():
+            raise UsageError(f"--out {out} is a folder; give the backup file's name")
+        try:
+            sqlite_backup(path, out)
+        except sqlite3.Error as e:
+            if "full" in str(e):
+                raise OSError(errno.ENOSPC, "no space left on the device", str(out)) from e
+            raise UsageError(f"cannot write the backup {out} ({e})") from e
         print(f"Backed up {path} to {out}")
         return 0
     finally:
@@ -288,7 +314,7 @@ def _restore(url: str, source: Path) -> int:
 
     try:
         parsed = make_url(url)
-    except ArgumentError:
+    except (ArgumentError, ValueError):
         raise UsageError(f"'{url}' is not a database URL") from None
     if parsed.get_backend_name() == "postgresql":
         raise UsageError(
@@ -352,10 +378,6 @@ def _pg_dump_before_upgrade(database: Any, args: argparse.Namespace) -> Path | N
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    if args.years < 1 or args.years > 50:
-        raise UsageError("--years must be between 1 and 50")
-    if args.per_year < 0:
-        raise UsageError("--per-year must not be negative")
     from db.database import open_database
     from db.demo import DemoSpec, build_demo
     from permitdesk.config import resolve_url
@@ -393,13 +415,7 @@ def _print_progress(done: int, total: int) -> None:
 
 
 def cmd_gui(args: argparse.Namespace) -> int:
-    size = (1280, 800)
-    if args.size:
-        try:
-            w, h = (int(x) for x in args.size.lower().split("x"))
-            size = (w, h)
-        except ValueError:
-            raise UsageError(f"--size '{args.size}' is not WIDTHxHEIGHT, e.g. 1280x800") from None
+    size: tuple[int, int] = args.size  # permitdesk.arguments.size checked it
     if args.screenshot and args.db and not Path(args.db).exists():
         raise UsageError(f"no database file at {args.db}")
     if not args.screenshot and no_display():
@@ -673,8 +689,12 @@ def cmd_issue8_report(args: argparse.Namespace) -> int:
     if not args.xlsx and not args.pdf:
         raise UsageError("nothing to write: give --xlsx F, --pdf F or both")
     kind = args.report_command
-    month = r.parse_month(args.month, "--month") if getattr(args, "month", None) else None
-    year = r.parse_year(args.year, "--year") if getattr(args, "year", None) else None
+    # desk.domain.reports bounds them (1900 to 2100, ASCII digits); '' is refused, not skipped.
+    given_month, given_year = getattr(args, "month", None), getattr(args, "year", None)
+    month = r.parse_month(given_month, "--month") if given_month is not None else None
+    year = r.parse_year(given_year, "--year") if given_year is not None else None
+    if (kind in ("monthly", "act211") and month is None) or (kind == "annual" and year is None):
+        raise UsageError("give the period: --month YYYY-MM or --year YYYY")
     trade = r.check_trade(getattr(args, "trade", None), "--trade")
     database = _open_for_report(args)
     try:
@@ -751,28 +771,133 @@ def no_display() -> bool:
     return not any(os.environ.get(v) for v in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"))
 
 
+EXIT_USER, EXIT_FOUND, EXIT_ENVIRONMENT = 2, 1, 3
+_ENVIRONMENT_ERRNOS = (errno.ENOSPC, errno.EROFS, errno.EDQUOT)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    from db.engine import DatabaseError
+    """The one boundary: expected failures become one line on stderr and an exit code (2 a
+    user error, 3 the environment); anything else one sentence naming the log, exit 1."""
     from permitdesk.logs import configure_logging
 
-    configure_logging()
+    log_path = configure_logging()
     parser = build_parser()
+    args: argparse.Namespace | None = None
     try:
         args = parser.parse_args(argv)
         if args.command is None:
             args = parser.parse_args(["gui", *(argv or sys.argv[1:])])
         return COMMANDS[args.command](args)
-    except (UsageError, DeskError, DatabaseError) as e:
-        print(f"permitdesk: error: {e}", file=sys.stderr)
-        return 2
-    except OSError as e:  # a file that cannot be read or written
-        print(
-            f"permitdesk: error: {e.strerror or e}: {e.filename or ''}".rstrip(": "),
-            file=sys.stderr,
-        )
-        return 2
     except KeyboardInterrupt:
         return 130
+    except Exception as e:
+        code, message = _explain(e, args, log_path)
+        print(f"permitdesk: error: {_one_line(message)}", file=sys.stderr)
+        return code
+
+
+def _one_line(message: str) -> str:
+    return " ".join(part.strip() for part in str(message).splitlines() if part.strip())
+
+
+def _explain(
+    e: Exception, args: argparse.Namespace | None, log_path: Path | None
+) -> tuple[int, str]:
+    """The exit code and the sentence for an exception that reached main()."""
+    import logging
+    import sqlite3
+
+    from sqlalchemy import exc as sa
+
+    from db.engine import DatabaseError
+
+    chain = _causes(e)
+    driver = next((c for c in chain if isinstance(c, sa.DBAPIError)), None)
+    reason = _one_line(str(driver.orig if driver is not None else e)) or type(e).__name__
+    if isinstance(e, OSError) and e.errno in _ENVIRONMENT_ERRNOS:
+        return EXIT_ENVIRONMENT, f"{e.strerror}: {e.filename or ''}".rstrip(": ")
+    if isinstance(e, sqlite3.DatabaseError | sa.DatabaseError) and "disk is full" in reason:
+        return EXIT_ENVIRONMENT, f"{_where(args)}: {reason}"
+    if driver is not None and _is_server(args):
+        if "does not exist" in reason:
+            return EXIT_USER, f"{_where(args)}: {_short(reason)}"
+        if isinstance(driver, sa.OperationalError | sa.InterfaceError):
+            return EXIT_ENVIRONMENT, (
+                f"cannot reach the database server at {_server(args)} ({_short(reason)})"
+            )
+    if isinstance(e, UsageError | DeskError | DatabaseError):
+        return EXIT_USER, str(e)
+    if isinstance(e, sqlite3.DatabaseError | sa.DatabaseError):
+        if any(s in reason for s in ("not a database", "malformed", "encrypted", "no such")):
+            return EXIT_USER, f"{_where(args)} is not a Permit Desk database ({reason})"
+        return EXIT_USER, f"cannot use the database {_where(args)} ({reason})"
+    if isinstance(e, OSError):
+        return EXIT_USER, f"{e.strerror or e}: {e.filename or ''}".rstrip(": ")
+    if isinstance(e, ValueError | OverflowError) and not isinstance(e, UnicodeError):
+        return EXIT_USER, f"a value is out of range or malformed ({_short(str(e))})"
+    logging.getLogger("permitdesk").exception("permitdesk %s failed", _argv_text(args))
+    where = f"the details are in {log_path}" if log_path else "no log could be written"
+    return EXIT_FOUND, f"something went wrong ({type(e).__name__}); {where}"
+
+
+def _causes(e: BaseException) -> list[BaseException]:
+    """e and the exceptions it was raised from or while handling (even `from None`)."""
+    seen: list[BaseException] = []
+    current: BaseException | None = e
+    while current is not None and current not in seen and len(seen) < 10:
+        seen.append(current)
+        current = current.__cause__ or current.__context__
+    return seen
+
+
+def _short(reason: str) -> str:
+    """psycopg's 'connection failed: connection to server at "h", port p failed: Connection
+    refused' -> 'Connection refused'; 'FATAL:  database "x" does not exist' -> its text."""
+    text = _one_line(reason)
+    text = text.rsplit(" failed: ", 1)[-1]
+    text = text.split("Is the server running")[0].strip()
+    for prefix in ("FATAL:", "ERROR:", "connection failed:"):
+        text = text.removeprefix(prefix).strip()
+    return text[:200] or "no reason given"
+
+
+def _database_url(args: argparse.Namespace | None) -> Any:
+    from sqlalchemy.engine import make_url
+
+    if args is None:
+        return None
+    try:
+        return make_url(_url(args))
+    except Exception:
+        return None
+
+
+def _is_server(args: argparse.Namespace | None) -> bool:
+    url = _database_url(args)
+    return url is not None and url.get_backend_name() != "sqlite"
+
+
+def _server(args: argparse.Namespace | None) -> str:
+    url = _database_url(args)
+    if url is None:
+        return "the configured address"
+    return f"{url.host or 'localhost'}:{url.port or 5432}"
+
+
+def _where(args: argparse.Namespace | None) -> str:
+    """The database named in messages: the SQLite file, or the URL without its password."""
+    url = _database_url(args)
+    if url is None:
+        return str(getattr(args, "db", None) or "the database")
+    if url.get_backend_name() == "sqlite":
+        return str(url.database)
+    return str(url.render_as_string(hide_password=True))
+
+
+def _argv_text(args: argparse.Namespace | None) -> str:
+    if args is None:
+        return "(arguments not parsed)"
+    return " ".join(str(v) for k, v in sorted(vars(args).items()) if k.endswith("command") and v)
 
 
 def _surety_report(args: argparse.Namespace) -> int:

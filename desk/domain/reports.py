@@ -97,20 +97,20 @@ def trend_years(year: int, span: int = 5) -> tuple[int, ...]:
     return tuple(range(year - span + 1, year + 1))
 
 
-_MONTH = re.compile(r"^(\d{4})-(\d{2})$")
-_YEAR = re.compile(r"^\d{4}$")
+_MONTH = re.compile(r"^(\d{4})-(\d{2})$", re.ASCII)  # ASCII: not '２０２６-０３'
+_YEAR = re.compile(r"^\d{4}$", re.ASCII)
 
 
 def parse_month(text: str, field_name: str = "month") -> tuple[int, int]:
     """'2026-03' -> (2026, 3); a ValidationError naming the field otherwise."""
     m = _MONTH.match(text.strip())
-    if not m or not 1 <= int(m.group(2)) <= 12 or int(m.group(1)) < 1900:
+    if not m or not 1 <= int(m.group(2)) <= 12 or not 1900 <= int(m.group(1)) <= 2100:
         raise ValidationError(field_name, f"'{text}' is not a month YYYY-MM, e.g. 2026-03")
     return int(m.group(1)), int(m.group(2))
 
 
 def parse_year(text: str, field_name: str = "year") -> int:
-    if not _YEAR.match(text.strip()) or int(text) < 1900:
+    if not _YEAR.match(text.strip()) or not 1900 <= int(text) <= 2100:
         raise ValidationError(field_name, f"'{text}' is not a year YYYY, e.g. 2026")
     return int(text)
 

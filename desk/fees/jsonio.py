@@ -6,6 +6,7 @@ Errors name the item and the field, e.g. "items[2] (FAIL-TO-CALL).occurrence: mu
 from __future__ import annotations
 
 import json
+import math
 from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -15,6 +16,42 @@ from desk.fees.engine import Quote, QuoteItem, QuoteRequest
 
 _ITEM_KEYS = {"code", "quantity", "amount", "occurrence", "rate", "pavement_age_years"}
 _REQUEST_KEYS = {"work_began_before_permit", "emergency", "items", "excavated_on", "applied_on"}
+MAX_DIGITS = 15  # what a float holds exactly; no fee, quantity or rate needs more
+MAX_NUMBER = Decimal(10) ** 12
+MAX_PLACES = 6
+MAX_OCCURRENCE = 10_000
+MAX_DEPTH = 20
+_NESTED: Any = object()
+
+
+def _digits(text: str) -> int:
+    mantissa = text.lower().split("e")[0]
+    return sum(ch.isdigit() for ch in mantissa.lstrip("+-").lstrip("0."))
+
+
+def _json_int(text: str) -> int:
+    if _digits(text) > MAX_DIGITS:
+        raise ValidationError("request", f"a number has more than {MAX_DIGITS} digits")
+    return int(text)
+
+
+def _json_float(text: str) -> float:
+    value = float(text) if _digits(text) <= MAX_DIGITS else None
+    if value is None or not math.isfinite(value):
+        shown = text if len(text) <= 20 else text[:17] + "..."
+        raise ValidationError("request", f"{shown} is not a usable number")
+    return value
+
+
+def _json_constant(text: str) -> Any:
+    raise ValidationError("request", f"{text} is not a number")
+
+
+def _depth(value: Any, level: int = 0) -> int:
+    if level > MAX_DEPTH or not isinstance(value, dict | list):
+        return level
+    children = value.values() if isinstance(value, dict) else value
+    return max((_depth(v, level + 1) for v in children), default=level)
 
 
 def _number(where: str, name: str, value: Any) -> Decimal | None:
@@ -30,6 +67,10 @@ def _number(where: str, name: str, value: Any) -> Decimal | None:
         raise ValidationError(f"{where}.{name}", f"{value!r} is not a number")
     if d < 0:
         raise ValidationError(f"{where}.{name}", "must not be negative")
+    if d >= MAX_NUMBER:
+        raise ValidationError(f"{where}.{name}", f"must be less than {MAX_NUMBER:,.0f}")
+    if d and int(d.normalize().as_tuple().exponent) < -MAX_PLACES:
+        raise ValidationError(f"{where}.{name}", f"has more than {MAX_PLACES} decimal places")
     return d
 
 
@@ -44,9 +85,15 @@ def _date(name: str, value: Any) -> date | None:
 
 def request_from_json(text: str) -> QuoteRequest:
     try:
-        data = json.loads(text)
+        data = json.loads(
+            text, parse_int=_json_int, parse_float=_json_float, parse_constant=_json_constant
+        )
     except json.JSONDecodeError as e:
         raise ValidationError("request", f"malformed JSON: {e.msg} at line {e.lineno}") from None
+    except RecursionError:
+        data = _NESTED  # nested far deeper than MAX_DEPTH
+    if data is _NESTED or _depth(data) > MAX_DEPTH:
+        raise ValidationError("request", f"nested more than {MAX_DEPTH} levels deep")
     if not isinstance(data, dict):
         raise ValidationError("request", "must be a JSON object with an 'items' list")
     unknown = set(data) - _REQUEST_KEYS
@@ -71,6 +118,8 @@ def request_from_json(text: str) -> QuoteRequest:
             isinstance(occurrence, bool) or not isinstance(occurrence, int)
         ):
             raise ValidationError(f"{where}.occurrence", "must be a whole number (1, 2, 3, ...)")
+        if occurrence is not None and occurrence > MAX_OCCURRENCE:
+            raise ValidationError(f"{where}.occurrence", f"must be at most {MAX_OCCURRENCE:,}")
         items.append(
             QuoteItem(
                 code=code.strip(),
