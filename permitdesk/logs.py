@@ -36,3 +36,11 @@ def configure_logging(folder: Path | None = None) -> Path | None:
     if logger.level == logging.NOTSET or logger.level > logging.INFO:
         logger.setLevel(logging.INFO)
     return path
+
+
+def log_file() -> Path | None:
+    """The file the "permitdesk" logger writes to, once configure_logging has run."""
+    for handler in logging.getLogger(LOGGER).handlers:
+        if isinstance(handler, RotatingFileHandler):
+            return Path(handler.baseFilename)
+    return None

@@ -292,14 +292,30 @@ def _show_money_section(window: MainWindow, spec: ViewSpec, username: str) -> No
 
 
 def _excepthook(kind: type[BaseException], value: BaseException, tb: TracebackType | None) -> None:
-    """A service error raised in a slot becomes a message, not a silent console line."""
+    """A service error raised in a slot becomes its message; anything else a calm sentence,
+    never SQL or a traceback on screen: those go to the log file support asks for."""
     if isinstance(value, DeskError | DatabaseError):
         dialogs.warn(None, APP_TITLE, str(value))
         return
-    # The traceback goes to the log file support asks for (permitdesk/logs.py).
+    from sqlalchemy.exc import DBAPIError
+
+    from permitdesk.logs import log_file
+
     logging.getLogger("permitdesk").error("unexpected error", exc_info=(kind, value, tb))
-    traceback.print_exception(kind, value, tb)
-    dialogs.error(None, APP_TITLE, f"Something went wrong: {kind.__name__}: {value}")
+    path = log_file()
+    where = f" The details are in the log: {path}" if path is not None else ""
+    if isinstance(value, DBAPIError) and value.connection_invalidated:
+        text = (
+            "The connection to the database was lost. What you were doing was not saved; "
+            "when the server is back, do it again." + where
+        )
+    else:
+        text = (
+            "Something went wrong, and what you were doing may not have been saved: check it "
+            "before you do it again. If it happens again, send the log to support." + where
+        )
+    details = "".join(traceback.format_exception_only(kind, value)).strip()
+    dialogs.unexpected(None, APP_TITLE, text, f"{details}\nLog: {path or '(none)'}")
 
 
 def _first_run(database: Database) -> tuple[Actor | None, str, bool]:

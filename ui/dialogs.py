@@ -7,7 +7,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QWidget
+from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QMessageBox, QWidget
 
 
 def inform(parent: QWidget | None, title: str, text: str) -> None:
@@ -20,6 +20,17 @@ def warn(parent: QWidget | None, title: str, text: str) -> None:
 
 def error(parent: QWidget | None, title: str, text: str) -> None:
     QMessageBox.critical(parent, title, text)
+
+
+def unexpected(parent: QWidget | None, title: str, text: str, details: str) -> None:
+    """An error nobody foresaw: calm words on screen; `details` (what support needs, never
+    shown in the dialog) go to the clipboard with Copy details."""
+    box = QMessageBox(QMessageBox.Icon.Critical, title, text, parent=parent)
+    copy = box.addButton("&Copy details", QMessageBox.ButtonRole.ActionRole)
+    box.addButton(QMessageBox.StandardButton.Close)
+    copy.clicked.disconnect()  # an action button would close the box; copying keeps it open
+    copy.clicked.connect(lambda: QApplication.clipboard().setText(details))
+    box.exec()
 
 
 def ask(parent: QWidget | None, title: str, question: str, *, default_yes: bool = False) -> bool:
