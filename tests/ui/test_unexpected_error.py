@@ -25,15 +25,15 @@ def shown(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
 
 
 @pytest.fixture
-def log(tmp_path: Path) -> Iterator[Path]:
+def log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """The app's log in a folder of the test's own (other tests may have configured one)."""
+    logger = logging.getLogger(LOGGER)
+    monkeypatch.setattr(logger, "handlers", [])
     path = configure_logging(tmp_path / "logs")
     assert path is not None
     yield path
-    logger = logging.getLogger(LOGGER)
-    for handler in list(logger.handlers):
-        if getattr(handler, "baseFilename", "") == str(path):
-            handler.close()
-            logger.removeHandler(handler)
+    for handler in logger.handlers:
+        handler.close()
 
 
 def _raise_in_slot(error: BaseException) -> None:
