@@ -29,21 +29,35 @@ class Register:
     permit_id: int
 
 
-def seed_register(db: Database, clock: FixedClock) -> Register:
+STAFF = {
+    "carol": ("Carol Clerk", Role.CLERK),
+    "ivan": ("Ivan Inspector", Role.INSPECTOR),
+    "erin": ("Erin Engineer", Role.ENGINEER),
+    "terry": ("Terry Treasurer", Role.TREASURER),
+}
+
+
+def open_office(
+    db: Database, clock: FixedClock, municipality: str, people: tuple[str, ...]
+) -> tuple[Actor, int, list[Actor]]:
+    """(the first administrator, the municipality's id, the actors of `people`, keys of STAFF
+    in that order): a new register with its staff."""
     uow = db.uow()
     admin = users.create_first_administrator(uow, clock, "admin", "Alex Administrator", PASSWORD)
-    mid = setup.ensure_municipality(uow, clock, admin, "glendale")
-    for name, full, role in (
-        ("carol", "Carol Clerk", Role.CLERK),
-        ("ivan", "Ivan Inspector", Role.INSPECTOR),
-        ("terry", "Terry Treasurer", Role.TREASURER),
-    ):
+    mid = setup.ensure_municipality(uow, clock, admin, municipality)
+    for name in people:
+        full, role = STAFF[name]
         users.create_user(
             uow, clock, admin, username=name, full_name=full, password=PASSWORD, roles={role}
         )
-    clerk = users.authenticate(uow, "carol", PASSWORD)
-    inspector = users.authenticate(uow, "ivan", PASSWORD)
-    treasurer = users.authenticate(uow, "terry", PASSWORD)
+    return admin, mid, [users.authenticate(uow, name, PASSWORD) for name in people]
+
+
+def seed_register(db: Database, clock: FixedClock) -> Register:
+    uow = db.uow()
+    admin, mid, (clerk, inspector, treasurer) = open_office(
+        db, clock, "glendale", ("carol", "ivan", "terry")
+    )
     parcel_id = permits.add_parcel(
         uow,
         clock,

@@ -41,18 +41,14 @@ def moratorium_ends(paved_on: date) -> date:
     return add_months(paved_on, 12 * MORATORIUM_YEARS)
 
 
-def street_opening_holds(
-    day: date, emergency: bool, paved_on: date | None, council_approval: str
-) -> list[str]:
-    out = []
-    if in_frozen_ground_season(day) and not emergency:
-        out.append(
-            f"No street openings between November 15 and May 1 except an emergency "
-            f"excavation; the issue date is {day.isoformat()} (§435-8, Frozen ground)."
-        )
-    if not council_approval.strip():
-        out.extend(repaving_holds(day, paved_on, None))
-    return out
+def frozen_ground_holds(day: date, emergency: bool) -> list[str]:
+    """§435-8.A: no opening issued in the frozen-ground season but an emergency excavation."""
+    if not in_frozen_ground_season(day) or emergency:
+        return []
+    return [
+        f"No street openings between November 15 and May 1 except an emergency "
+        f"excavation; the issue date is {day.isoformat()} (§435-8, Frozen ground)."
+    ]
 
 
 def repaving_holds(

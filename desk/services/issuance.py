@@ -16,9 +16,9 @@ from datetime import date
 from desk.domain.credentials import HeldCredential, check_credentials
 from desk.domain.issuance import (
     damage_holds,
+    frozen_ground_holds,
     house_number_holds,
     sewer_tax_holds,
-    street_opening_holds,
 )
 from desk.domain.kinds import kind_by_code
 from desk.domain.lifecycle import Rule, requested_period_holds
@@ -47,7 +47,7 @@ def shortfalls_within(uow: UnitOfWork, permit_id: int, on: date) -> list[str]:
             out.append(check.message)
     if kind.lifecycle is Rule.STREET_OPENING:
         # Frozen ground here; the five years after repaving (§435-8.I) from the street register.
-        out.extend(street_opening_holds(on, permit.emergency, None, ""))
+        out.extend(frozen_ground_holds(on, permit.emergency))
         out.extend(moratorium_shortfalls(uow, permit, on))
     if permit.parcel is not None:
         # New Lisbon §435-15.E, Glendale 15.1.7(b)(1): the lot's official house number first.

@@ -39,13 +39,15 @@ from desk.domain.model import (
     Refund,
     StreetDeposit,
 )
-from desk.domain.sureties import BondKind, BondPurpose, BondStatus
+from desk.domain.sureties import BondStatus
 from desk.fees.engine import QuoteItem, QuoteRequest
 from desk.services import cashiering as cash
 from desk.services import checklists, fees, licensing, permits, users
 from desk.services import inspections as insp
 from desk.services import sureties as sure
+from tests.db.test_sureties import Office as SuretiesOffice
 from tests.db.test_sureties import _office as sureties_office
+from tests.db.test_sureties import moving_bond
 from tests.factories import PASSWORD, Register, application, make_issuable, seed_register
 from tests.racing import OK, errors, race, run_processes
 
@@ -80,6 +82,7 @@ class Office:
     mover_id: int
     plumber_id: int
     move: int  # moving a building (15.1.9): a bond
+    base: SuretiesOffice  # the sureties tests' office this one extends
 
     def uow(self) -> Any:
         return self.db.uow()
@@ -95,7 +98,7 @@ def _office(database: Database, clock: FixedClock) -> Office:
     clerk2 = users.authenticate(base.db.uow(), "dana", PASSWORD)
     return Office(
         database, clock, base.reg, base.engineer, clerk2, base.mover_id, base.plumber_id,
-        base.move,
+        base.move, base,
     )  # fmt: skip
 
 
@@ -228,24 +231,7 @@ def test_the_same_street_deposit_refunded_twice_at_once_is_refunded_once(
 
 def _bond(o: Office, n: int) -> int:
     return sure.record_bond(
-        o.uow(),
-        o.clock,
-        o.reg.clerk,
-        sure.BondInput(
-            municipality_id=o.reg.municipality_id,
-            purpose=BondPurpose.MOVING,
-            kind=BondKind.SURETY,
-            principal="",
-            principal_party_id=o.mover_id,
-            obligee="City of Glendale",
-            amount=D("1000.00"),
-            effective_on=date(2026, 1, 1),
-            expires_on=date(2029, 12, 31),
-            number=f"SB-{1000 + n}",
-            surety_company="Western Surety Co",
-            conditions=("barriers_48h",),
-            permit_ids=(o.move,),
-        ),
+        o.uow(), o.clock, o.reg.clerk, moving_bond(o.base, number=f"SB-{1000 + n}")
     )
 
 

@@ -14,12 +14,12 @@ from sqlalchemy import text
 
 from db.database import Database
 from desk.clock import FixedClock
-from desk.domain.enums import PartyKind, PartyRole, Role
+from desk.domain.enums import PartyKind, PartyRole
 from desk.domain.model import Actor, Parcel, Party
 from desk.errors import IssuanceRefused, PermissionDenied, ValidationError
-from desk.services import intake, permits, setup, street_register, users
+from desk.services import intake, permits, street_register
 from desk.services.issuance import issuance_shortfalls
-from tests.factories import PASSWORD, Register, make_issuable, seed_register
+from tests.factories import Register, make_issuable, open_office, seed_register
 
 PAVED = date(2021, 6, 1)  # the fifth anniversary: 2026-06-01
 
@@ -135,19 +135,8 @@ class Lisbon:
 
 def _new_lisbon(database: Database, clock: FixedClock) -> Lisbon:
     uow = database.uow()
-    admin = users.create_first_administrator(uow, clock, "admin", "Alex Administrator", PASSWORD)
-    mid = setup.ensure_municipality(uow, clock, admin, "new_lisbon")
-    for name, full, role in (
-        ("carol", "Carol Clerk", Role.CLERK),
-        ("ivan", "Ivan Inspector", Role.INSPECTOR),
-        ("erin", "Erin Engineer", Role.ENGINEER),
-        ("terry", "Terry Treasurer", Role.TREASURER),
-    ):
-        users.create_user(
-            uow, clock, admin, username=name, full_name=full, password=PASSWORD, roles={role}
-        )
-    clerk, inspector, engineer, treasurer = (
-        users.authenticate(uow, name, PASSWORD) for name in ("carol", "ivan", "erin", "terry")
+    admin, mid, (clerk, inspector, engineer, treasurer) = open_office(
+        database, clock, "new_lisbon", ("carol", "ivan", "erin", "terry")
     )
     parcel_id = permits.add_parcel(
         uow,

@@ -16,39 +16,16 @@ from pytestqt.qtbot import QtBot
 
 from db.database import Database
 from desk.clock import FixedClock
-from desk.domain.model import Actor
 from desk.services import intake, street_register
 from tests.db.test_street_register import PAVED, _new_lisbon, dwelling_on_a_lot_without_a_number
 from tests.factories import seed_register
+from tests.ui.test_issue_dialog import open_dialog, open_window
 from ui import dialogs
-from ui.app import application, make_session
 from ui.permit import actions
-from ui.permit.base import PermitContext
-from ui.permit.issue_dialog import IssueDialog
 from ui.permit.street_register import CouncilApprovalDialog, StreetRepavingDialog
-from ui.permit.window import PermitWindow
 from ui.views.common import to_qdate
 
 SHOTS = Path(os.environ.get("PERMITDESK_SHOTS", "/tmp/permitdesk-shots"))
-
-
-def open_window(
-    qtbot: QtBot, database: Database, clock: FixedClock, actor: Actor, permit_id: int
-) -> PermitWindow:
-    application()
-    context = PermitContext(database, make_session(database, actor), permit_id, clock)
-    window = PermitWindow(context, remember_geometry=False)
-    qtbot.addWidget(window)
-    window.show()
-    window.reload()
-    return window
-
-
-def open_dialog(window: PermitWindow) -> IssueDialog:
-    window.issue_button.click()
-    dialog = window.issue_dialog
-    assert dialog is not None and dialog.isVisible()
-    return dialog
 
 
 def answer(monkeypatch: pytest.MonkeyPatch, fill: Callable[[QDialog], None]) -> None:

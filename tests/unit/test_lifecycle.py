@@ -180,13 +180,13 @@ def test_the_frozen_ground_season_runs_from_november_15_through_may_1() -> None:
 def test_a_repaved_street_may_be_opened_from_the_fifth_anniversary_or_with_council_approval() -> (
     None
 ):
-    from desk.domain.issuance import street_opening_holds
+    from desk.domain.issuance import frozen_ground_holds, repaving_holds
 
     paved = date(2021, 6, 1)
-    assert street_opening_holds(date(2026, 6, 1), False, paved, "") == []
-    (hold,) = street_opening_holds(date(2026, 5, 31), False, paved, "")
+    assert repaving_holds(date(2026, 6, 1), paved, None) == []
+    (hold,) = repaving_holds(date(2026, 5, 31), paved, None)
     assert "before 2026-06-01" in hold and "§435-8" in hold
-    assert street_opening_holds(date(2026, 5, 31), False, paved, "Res. 2026-14, 05/12/2026") == []
-    (frozen,) = street_opening_holds(date(2026, 12, 1), False, None, "")
+    assert repaving_holds(date(2026, 5, 31), paved, date(2026, 5, 12)) == []
+    (frozen,) = frozen_ground_holds(date(2026, 12, 1), False)
     assert "November 15 and May 1" in frozen
-    assert street_opening_holds(date(2026, 12, 1), True, None, "") == []
+    assert frozen_ground_holds(date(2026, 12, 1), True) == []
