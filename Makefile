@@ -31,8 +31,13 @@ sysdeps:
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null; then \
 	    echo "Installing Debian packages:$$missing"; \
-	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null) \
-	      || { echo "apt-get install failed for:$$missing"; exit 1; }; \
+	    for try in 1 2 3 4; do \
+	      apt-get -o DPkg::Lock::Timeout=120 update -qq \
+	        && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=120 install -y -qq $$missing >/dev/null \
+	        && break; \
+	      [ $$try = 4 ] && { echo "apt-get install failed for:$$missing"; exit 1; }; \
+	      echo "apt-get is busy (another install?); trying again"; sleep 15; \
+	    done; \
 	  else echo "Please install these Debian packages:$$missing"; fi; \
 	fi
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import sqlite3
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +18,7 @@ from sqlalchemy.exc import ArgumentError
 from db.orm import start_mappers
 
 APP_NAME = "PermitDesk"
+log = logging.getLogger("permitdesk.db")
 
 
 class DatabaseError(Exception):
@@ -76,8 +80,47 @@ def _sqlite_begin(conn: Any) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
-def make_engine(url: str, *, echo: bool = False) -> Engine:
-    """An engine for a URL; SQLite files get WAL, FULL sync, foreign keys and BEGIN IMMEDIATE."""
+def _sqlite_connect_read_only(dbapi_connection: Any, _record: Any) -> None:
+    # No journal mode or sync to set: nothing is written.
+    cur = dbapi_connection.cursor()
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA busy_timeout=30000")
+    cur.close()
+
+
+def _sqlite_begin_deferred(conn: Any) -> None:
+    conn.exec_driver_sql("BEGIN")
+
+
+def connect_read_only(path: Path) -> sqlite3.Connection:
+    """A connection to a file that cannot be written (a CD, a read-only share): read-only mode;
+    when even that cannot start (a WAL file whose folder is read-only has no shared-memory file
+    to make), as an immutable file, which no one can be changing there."""
+    target = Path(path).resolve().as_posix()
+    try:
+        conn = sqlite3.connect(f"file:{target}?mode=ro", uri=True, check_same_thread=False)
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return conn
+    except sqlite3.OperationalError:
+        return sqlite3.connect(
+            f"file:{target}?mode=ro&immutable=1", uri=True, check_same_thread=False
+        )
+
+
+def writable(path: Path) -> bool:
+    """Whether SQLite can write the file: the file itself, and its folder for the WAL files.
+    (A read-only mount refuses even root.)"""
+    return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+
+
+def make_engine(
+    url: str, *, echo: bool = False, read_only: bool = False, reconnect_pause: float = 0
+) -> Engine:
+    """An engine for a URL; SQLite files get WAL, FULL sync, foreign keys and BEGIN IMMEDIATE.
+
+    `read_only`: an SQLite file opened for looking only (connect_read_only). `reconnect_pause`:
+    a PostgreSQL connection that cannot be made is tried once more after this many seconds (a
+    server restarting); a pooled one the server dropped is replaced on its next use anyway."""
     start_mappers()
     try:
         parsed = make_url(url)
@@ -87,6 +130,12 @@ def make_engine(url: str, *, echo: bool = False) -> Engine:
     if backend == "sqlite":
         if parsed.database in (None, "", ":memory:"):
             raise DatabaseError("an in-memory database would lose everything; give a file")
+        if read_only:
+            path = Path(parsed.database)
+            engine = create_engine(url, echo=echo, creator=lambda: connect_read_only(path))
+            event.listen(engine, "connect", _sqlite_connect_read_only)
+            event.listen(engine, "begin", _sqlite_begin_deferred)
+            return engine
         engine = create_engine(url, echo=echo, connect_args={"timeout": 30})
         event.listen(engine, "connect", _sqlite_connect)
         event.listen(engine, "begin", _sqlite_begin)
@@ -94,8 +143,23 @@ def make_engine(url: str, *, echo: bool = False) -> Engine:
     if backend == "postgresql":
         if parsed.drivername == "postgresql":
             url = str(parsed.set(drivername="postgresql+psycopg"))
-        return create_engine(url, echo=echo, pool_pre_ping=True)
+        engine = create_engine(url, echo=echo, pool_pre_ping=True)
+        if reconnect_pause > 0:
+            event.listen(engine, "do_connect", _connect_once_more(reconnect_pause))
+        return engine
     raise DatabaseError(f"unsupported database '{backend}': use an SQLite file or PostgreSQL")
+
+
+def _connect_once_more(pause: float) -> Callable[..., Any]:
+    def do_connect(dialect: Any, _record: Any, cargs: Any, cparams: Any) -> Any:
+        try:
+            return dialect.connect(*cargs, **cparams)
+        except dialect.loaded_dbapi.OperationalError as e:
+            log.warning("cannot reach the database server (%s); trying once more", e)
+            time.sleep(pause)
+            return dialect.connect(*cargs, **cparams)
+
+    return do_connect
 
 
 def is_sqlite(engine: Engine) -> bool:
@@ -119,7 +183,7 @@ def describe(engine: Engine) -> str:
 def sqlite_backup(source: Path, target: Path) -> None:
     """A consistent copy with the sqlite3 online backup API (safe while others are reading)."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    src = sqlite3.connect(str(source))
+    src = sqlite3.connect(str(source)) if writable(source) else connect_read_only(source)
     try:
         dst = sqlite3.connect(str(target))
         try:

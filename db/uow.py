@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from collections.abc import Callable
 from dataclasses import replace
@@ -11,6 +12,7 @@ from types import TracebackType
 from typing import Any, Generic, TypeVar
 
 from sqlalchemy import Engine, func, select, text
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, class_mapper, selectinload, sessionmaker
 
 from db import audit_chain, letterheads, schema, tracking
@@ -36,7 +38,7 @@ from desk.domain.model import (
     StreetDeposit,
     User,
 )
-from desk.errors import SignedOut
+from desk.errors import ReadOnlyRegister, SignedOut
 from desk.fees.loader import version_from_dict
 from desk.fees.model import AssessedLine, ScheduleVersion, StoredVersion
 from desk.services.uow import (
@@ -54,6 +56,24 @@ from desk.services.uow import (
 )
 
 T = TypeVar("T")
+
+
+# What became of the work when an exception left a unit of work, set on the exception for the
+# window's error dialog (outcome()): the transaction rolled back, had committed before the
+# error, or lost its server during COMMIT (the server may or may not have committed).
+NOT_SAVED, SAVED, UNKNOWN = "not saved", "saved", "unknown"
+_OUTCOME = "permitdesk_outcome"
+
+
+def outcome(exc: BaseException) -> str | None:
+    """NOT_SAVED, SAVED or UNKNOWN for an exception raised in a unit of work, else None."""
+    return getattr(exc, _OUTCOME, None)
+
+
+def _mark(exc: BaseException, what: str) -> None:
+    if outcome(exc) is None:  # the innermost unit of work knows best
+        with contextlib.suppress(AttributeError):  # a type that takes no attributes
+            setattr(exc, _OUTCOME, what)
 
 
 _WRITING = "permitdesk.writing"
@@ -525,16 +545,25 @@ class SqlUnitOfWork:
     sureties: SuretyRepository
     registers: RowRepository
 
-    def __init__(self, engine: Engine, on_signed_out: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        on_signed_out: Callable[[str], None] | None = None,
+        *,
+        read_only: bool = False,
+    ) -> None:
         self.engine = engine
         self.on_signed_out = on_signed_out
+        self.read_only = read_only
         self._factory = sessionmaker(bind=engine, expire_on_commit=False)
         tracking.install(self._factory)
         self.session: Session | None = None
+        self._committed = False  # in the current `with` block, before any exception
 
     def __enter__(self) -> SqlUnitOfWork:
         s = self._factory()
         self.session = s
+        self._committed = False
         self.municipalities = MunicipalityRepo(s, Municipality)
         self.users = UserRepo(s, User)
         self.parcels = SqlRepository(s, Parcel)
@@ -557,6 +586,8 @@ class SqlUnitOfWork:
         tb: TracebackType | None,
     ) -> None:
         assert self.session is not None
+        if exc is not None:
+            _mark(exc, SAVED if self._committed else NOT_SAVED)
         self.session.rollback()
         self.session.close()
         self.session = None
@@ -570,6 +601,8 @@ class SqlUnitOfWork:
         share-locked: two administrators changing users would then deadlock each other; an
         action already past this check finishes, as one begun a moment earlier would.)"""
         assert self.session is not None
+        if self.read_only:  # every service that writes says who acts first: refused here
+            raise ReadOnlyRegister()
         # Every writer takes the audit chain's lock first, before any row lock: were it taken
         # at the first flush, after a row lock, two writers could each hold what the other
         # waits for (PostgreSQL; SQLite's writers are serial already).
@@ -640,7 +673,14 @@ class SqlUnitOfWork:
 
     def commit(self) -> None:
         assert self.session is not None
-        self.session.commit()
+        self.session.flush()  # a failure here is before COMMIT: nothing saved
+        try:
+            self.session.commit()
+        except DBAPIError as e:
+            if e.connection_invalidated:  # the COMMIT was sent, its answer lost
+                _mark(e, UNKNOWN)
+            raise
+        self._committed = True
         self.session.info.pop(_LOCKED, None)  # released with the transaction
 
     def rollback(self) -> None:

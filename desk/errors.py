@@ -40,6 +40,18 @@ class SignedOut(DeskError):
     ROLES_CHANGED = "An administrator changed your roles; sign in again to work with the new ones."
 
 
+class ReadOnlyRegister(DeskError):
+    """The register was opened read-only (a copy on a CD, an archive on a read-only share)."""
+
+    MESSAGE = (
+        "This register is open read-only (the file cannot be written here), so nothing can be "
+        "changed; open a writable copy to work in it."
+    )
+
+    def __init__(self) -> None:
+        super().__init__(self.MESSAGE)
+
+
 class IssuanceRefused(RuleViolation):
     """issue_permit found unmet conditions; `shortfalls` lists each in words with its section."""
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import os
 import re
 import sys
 from collections.abc import Callable, Sequence
@@ -297,7 +298,7 @@ def cmd_db(args: argparse.Namespace) -> int:
             sqlite_backup(path, out)
         except sqlite3.Error as e:
             if "full" in str(e):
-                raise OSError(errno.ENOSPC, "no space left on the device", str(out)) from e
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(out)) from e
             raise UsageError(f"cannot write the backup {out} ({e})") from e
         print(f"Backed up {path} to {out}")
         return 0
@@ -815,7 +816,7 @@ def _explain(
     driver = next((c for c in chain if isinstance(c, sa.DBAPIError)), None)
     reason = _one_line(str(driver.orig if driver is not None else e)) or type(e).__name__
     if isinstance(e, OSError) and e.errno in _ENVIRONMENT_ERRNOS:
-        return EXIT_ENVIRONMENT, f"{e.strerror}: {e.filename or ''}".rstrip(": ")
+        return EXIT_ENVIRONMENT, f"{e.strerror}: {e.filename or _output(args)}".rstrip(": ")
     if isinstance(e, sqlite3.DatabaseError | sa.DatabaseError) and "disk is full" in reason:
         return EXIT_ENVIRONMENT, f"{_where(args)}: {reason}"
     if driver is not None and _is_server(args):
@@ -882,6 +883,12 @@ def _server(args: argparse.Namespace | None) -> str:
     if url is None:
         return "the configured address"
     return f"{url.host or 'localhost'}:{url.port or 5432}"
+
+
+def _output(args: argparse.Namespace | None) -> str:
+    """The file a command was writing (a PDF writer's OSError does not name it)."""
+    paths = [getattr(args, name, None) for name in ("out", "pdf", "xlsx")]
+    return ", ".join(str(p) for p in paths if p)
 
 
 def _where(args: argparse.Namespace | None) -> str:

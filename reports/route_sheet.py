@@ -14,6 +14,7 @@ from reportlab.platypus import Spacer, Table, TableStyle
 from reportlab.platypus.flowables import Flowable
 
 from desk.services.inspections import RouteSheet, RouteStop
+from reports import xlsx
 from reports.common import MARGIN, RULE, SHADE, build_pdf, day, header, para, styles
 from reports.fonts import register_fonts
 
@@ -133,5 +134,4 @@ def export_route_xlsx(sheet: RouteSheet, out: Path) -> None:
         for cell in row:
             cell.alignment = Alignment(vertical="top", wrap_text=True)
     ws.freeze_panes = "A4"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    wb.save(str(out))
+    xlsx.save(wb, out)

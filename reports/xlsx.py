@@ -13,6 +13,7 @@ the document properties. Pure helpers over openpyxl; they query nothing.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -241,9 +242,20 @@ def setup_page(ws: Worksheet, *, landscape: bool = True, header_text: str = "") 
 
 
 def save(wb: Workbook, out: Path) -> None:
+    """Write the workbook to `out`. Built in memory first: a zip written straight to a full
+    disk fails once more while being garbage-collected, printing a traceback past any handler;
+    this way a full disk is one OSError naming the file, and no half-written workbook is left."""
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    wb.save(str(out))
+    buffer = io.BytesIO()
+    wb.save(buffer)
+    try:
+        with open(out, "wb") as f:
+            f.write(buffer.getbuffer())
+    except OSError as e:
+        if out.is_file():
+            out.unlink(missing_ok=True)
+        raise OSError(e.errno, e.strerror, str(out)) from None
 
 
 def finish_sheet(ws: Worksheet, title_rows: Collection[int] = (), header_text: str = "") -> None:

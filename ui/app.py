@@ -6,7 +6,6 @@ import logging
 import os
 import sys
 import time
-import traceback
 from importlib import resources
 from types import TracebackType
 from typing import TYPE_CHECKING
@@ -292,30 +291,18 @@ def _show_money_section(window: MainWindow, spec: ViewSpec, username: str) -> No
 
 
 def _excepthook(kind: type[BaseException], value: BaseException, tb: TracebackType | None) -> None:
-    """A service error raised in a slot becomes its message; anything else a calm sentence,
-    never SQL or a traceback on screen: those go to the log file support asks for."""
+    """A service error raised in a slot becomes its message; anything else a calm sentence
+    naming the action and what was saved, never SQL or a traceback on screen: those go to the
+    log file support asks for."""
     if isinstance(value, DeskError | DatabaseError):
         dialogs.warn(None, APP_TITLE, str(value))
         return
-    from sqlalchemy.exc import DBAPIError
-
     from permitdesk.logs import log_file
+    from ui.presenters.failures import describe
 
     logging.getLogger("permitdesk").error("unexpected error", exc_info=(kind, value, tb))
-    path = log_file()
-    where = f" The details are in the log: {path}" if path is not None else ""
-    if isinstance(value, DBAPIError) and value.connection_invalidated:
-        text = (
-            "The connection to the database was lost. What you were doing was not saved; "
-            "when the server is back, do it again." + where
-        )
-    else:
-        text = (
-            "Something went wrong, and what you were doing may not have been saved: check it "
-            "before you do it again. If it happens again, send the log to support." + where
-        )
-    details = "".join(traceback.format_exception_only(kind, value)).strip()
-    dialogs.unexpected(None, APP_TITLE, text, f"{details}\nLog: {path or '(none)'}")
+    failure = describe(kind, value, tb, log_file())
+    dialogs.unexpected(None, APP_TITLE, failure.text, failure.details)
 
 
 def _first_run(database: Database) -> tuple[Actor | None, str, bool]:
@@ -421,7 +408,8 @@ def _interactive(database: Database, user: str | None) -> int:
                 )
                 return 2
             session = make_session(database, actor)
-            swept = _sweep_lapsed(database, session.municipality_id)
+            # A read-only copy is looked at as it was copied: nothing lapses in it.
+            swept = "" if database.read_only else _sweep_lapsed(database, session.municipality_id)
             window = MainWindow(database, session)
             window.show()
             if swept:
@@ -472,7 +460,8 @@ def run_gui(
 
     application()
     try:
-        database = open_database(url)
+        # A server restarting (a few seconds) is waited for once before the clerk is told.
+        database = open_database(url, reconnect_pause=RECONNECT_PAUSE)
     except (DatabaseError, DeskError) as e:
         dialogs.error(None, APP_TITLE, f"Permit Desk cannot open the database.\n\n{e}")
         return 2
@@ -483,6 +472,9 @@ def run_gui(
         return 2
     finally:
         database.close()
+
+
+RECONNECT_PAUSE = 3.0  # seconds
 
 
 def _fail_line(message: str) -> int:

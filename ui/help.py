@@ -29,6 +29,7 @@ from db.database import Database
 from db.engine import default_sqlite_path, log_dir
 from db.migrate import HEAD, current_revision
 from desk import __version__
+from ui import dialogs
 from ui.presenters.help import (
     GUIDE_MISSING,
     AboutInfo,
@@ -282,7 +283,7 @@ def about_info(database: Database) -> AboutInfo:
         revision = None
     return AboutInfo(
         version=__version__,
-        database=database.where,
+        database=database.where + (" (read-only)" if database.read_only else ""),
         revision=revision,
         head=HEAD,
         data_folder=str(default_sqlite_path().parent),
@@ -350,12 +351,16 @@ class HelpMenu(QObject):
         self.guide_action.triggered.connect(self.open_guide)
         self.shortcuts_action = QAction("&Keyboard Shortcuts", window)
         self.shortcuts_action.triggered.connect(self.open_shortcuts)
+        self.log_action = QAction("Open &Log Folder", window)
+        self.log_action.setToolTip("The log files support asks for when something went wrong")
+        self.log_action.triggered.connect(self.open_log_folder)
         self.about_action = QAction("&About Permit Desk", window)
         self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
         self.about_action.triggered.connect(self.open_about)
         menu.addAction(self.guide_action)
         menu.addAction(self.shortcuts_action)
         menu.addSeparator()
+        menu.addAction(self.log_action)
         menu.addAction(self.about_action)
         window.addAction(self.guide_action)  # F1 works while the menu bar is hidden too
 
@@ -374,6 +379,15 @@ class HelpMenu(QObject):
         dialog = self.shortcuts_dialog()
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.exec()
+
+    def open_log_folder(self) -> Path:
+        """The folder of the rotating log (permitdesk.log and its older parts) in the file
+        manager; where there is none to show it, its path in a message to copy."""
+        folder = log_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        if not dialogs.open_file(folder):
+            dialogs.inform(self.window, "Log folder", f"The log files are in {folder}")
+        return folder
 
     def about_dialog(self) -> AboutDialog:
         return AboutDialog(self.window, about_info(self.database))

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMenu,
     QStackedWidget,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -174,11 +175,21 @@ class MainWindow(QMainWindow):
 
         central = QWidget(self)
         central.setObjectName("central")
-        layout = QHBoxLayout(central)
+        outer = QVBoxLayout(central)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setSpacing(0)
+        # A register that cannot be written says so above everything, all the time.
+        self.read_only_banner = QLabel(database.read_only_notice or "", central)
+        self.read_only_banner.setObjectName("readOnlyBanner")
+        self.read_only_banner.setWordWrap(True)
+        self.read_only_banner.setVisible(database.read_only)
+        outer.addWidget(self.read_only_banner)
+        layout = QHBoxLayout()
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         layout.addWidget(self.nav)
         layout.addWidget(self.stack, 1)
+        outer.addLayout(layout, 1)
         self.setCentralWidget(central)
 
         self._build_actions()

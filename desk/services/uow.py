@@ -242,6 +242,8 @@ class UnitOfWork(Protocol):
     inspections: InspectionRepository
     sureties: SuretyRepository
     registers: RowRepository  # city licences and condemnations
+    # A register opened for looking only (a copy on a CD): act_as refuses every change.
+    read_only: bool
 
     def __enter__(self) -> UnitOfWork: ...
 

@@ -13,6 +13,7 @@ from pytestqt.qtbot import QtBot
 
 from db.engine import log_dir
 from db.migrate import HEAD
+from ui import dialogs
 from ui.help import GuideWindow
 from ui.main_window import MainWindow
 from ui.presenters.help import GUIDE_MISSING, contents_tree, find_guide, guide_candidates
@@ -120,6 +121,19 @@ def test_about_shows_the_database_its_schema_revision_and_the_log_folder(
     copied = QGuiApplication.clipboard().text()
     assert f"Database: {db_path.resolve()}" in copied
     assert f"Schema revision: {HEAD}" in copied
+
+
+def test_open_log_folder_shows_the_folder_of_the_log(
+    main_window: MainWindow, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    opened: list[Path] = []
+    monkeypatch.setattr(dialogs, "open_file", lambda path: opened.append(Path(path)) or True)
+    menu = next(a.menu() for a in main_window.menuBar().actions() if a.text() == "&Help")
+    assert main_window.help_menu.log_action in menu.actions()
+    main_window.help_menu.log_action.trigger()
+    assert opened == [log_dir()] and log_dir().is_dir()
+    assert str(log_dir()).startswith(str(tmp_path / "state"))
 
 
 def test_the_shortcuts_dialog_lists_every_main_window_shortcut(
