@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from datetime import date
 from typing import Any
 
-from sqlalchemy import Connection, Select, and_, func, select
+from sqlalchemy import ColumnElement, Connection, Select, and_, case, func, or_, select
 
 from db import schema
 from db.letterheads import find_letterhead, letterhead_as_of, signer
@@ -22,7 +22,15 @@ from desk.domain.readmodels import (
     PermitDetail,
     PermitListRow,
 )
-from desk.domain.search import prefix_upper_bound, query_tokens
+from desk.domain.search import (
+    SearchPlan,
+    TokenMatch,
+    closest_terms,
+    correctable,
+    min_candidate_length,
+    prefix_upper_bound,
+    token_matches,
+)
 
 p = schema.permit
 lst = schema.permit_listing
@@ -42,20 +50,117 @@ SORT_COLUMNS: dict[str, Any] = {
 DEFAULT_SORT = "applied"
 
 
-def _filtered(stmt: Select[Any], municipality_id: int, text: str) -> Select[Any]:
-    stmt = stmt.where(p.c.municipality_id == municipality_id)
-    for token in query_tokens(text):
+def _term_condition(token: TokenMatch) -> ColumnElement[bool]:
+    conditions: list[ColumnElement[bool]] = []
+    if token.prefix:
         # A prefix is a range of the term index: term >= 'main' AND term < 'maio'.
-        matches = select(st.c.permit_id).where(
-            and_(st.c.term >= token, st.c.term < prefix_upper_bound(token))
+        conditions.append(
+            and_(st.c.term >= token.prefix, st.c.term < prefix_upper_bound(token.prefix))
         )
-        stmt = stmt.where(p.c.id.in_(matches))
+    if token.exact:
+        conditions.append(st.c.term.in_(token.exact))
+    return or_(*conditions) if len(conditions) > 1 else conditions[0]
+
+
+def _filtered(stmt: Select[Any], municipality_id: int, plan: SearchPlan) -> Select[Any]:
+    stmt = stmt.where(p.c.municipality_id == municipality_id)
+    for token in plan.tokens:
+        stmt = stmt.where(p.c.id.in_(select(st.c.permit_id).where(_term_condition(token))))
     return stmt
 
 
-def count_permits(conn: Connection, municipality_id: int, text: str = "") -> int:
-    stmt = _filtered(select(func.count()).select_from(p), municipality_id, text)
+def plan_search(conn: Connection, municipality_id: int, text: str) -> SearchPlan:
+    """What `text` filters by. Words match as prefixes, street suffixes and directions both
+    ways (USPS Pub. 28); when that finds no permit, each word that matches no term at all is
+    replaced by the indexed terms closest to it (same first letter, a few edits away)."""
+    exact = SearchPlan(token_matches(text))
+    if not exact.tokens:
+        return exact
+    if conn.execute(_filtered(select(p.c.id), municipality_id, exact).limit(1)).first():
+        return exact
+    return _corrected(conn, exact)
+
+
+def count_search(conn: Connection, municipality_id: int, text: str) -> tuple[SearchPlan, int]:
+    """The plan of `text` and how many permits it finds; the exact count decides whether to
+    correct, so a search that finds permits costs one COUNT, as before."""
+    exact = SearchPlan(token_matches(text))
+    found = _count(conn, municipality_id, exact)
+    if found or not exact.tokens:
+        return exact, found
+    plan = _corrected(conn, exact)
+    return plan, (_count(conn, municipality_id, plan) if plan != exact else 0)
+
+
+def _corrected(conn: Connection, exact: SearchPlan) -> SearchPlan:
+    """`exact` with each word that matches no indexed term replaced by the closest terms."""
+    tokens: list[TokenMatch] = []
+    for token in exact.tokens:
+        known = conn.execute(select(st.c.term).where(_term_condition(token)).limit(1)).first()
+        if known is not None or not correctable(token.typed):
+            tokens.append(token)
+            continue
+        first = token.typed[0]
+        # One letter's range of the term index, shorter terms left out: a few thousand terms.
+        candidates = conn.scalars(
+            select(st.c.term)
+            .where(
+                st.c.term >= first,
+                st.c.term < prefix_upper_bound(first),
+                func.length(st.c.term) >= min_candidate_length(token.typed),
+            )
+            .distinct()
+        )
+        close = closest_terms(token.typed, candidates)
+        if not close:
+            tokens.append(token)
+            continue
+        tokens.append(
+            TokenMatch(
+                token.typed,
+                None,
+                tuple(term for term, _ in close),
+                tuple(d for _, d in close),
+            )
+        )
+    plan = SearchPlan(tuple(tokens))
+    return plan if plan.close_matches else exact
+
+
+def _closeness(plan: SearchPlan) -> ColumnElement[Any] | None:
+    """Edits from what was typed to the permit's closest terms (corrected words only)."""
+    parts: list[ColumnElement[Any]] = []
+    for token in plan.tokens:
+        if not token.corrected:
+            continue
+        rank = case(
+            *[(st.c.term == term, d) for term, d in zip(token.exact, token.distances, strict=True)],
+            else_=99,
+        )
+        parts.append(
+            select(func.min(rank))
+            .where(st.c.permit_id == p.c.id, st.c.term.in_(token.exact))
+            .scalar_subquery()
+        )
+    if not parts:
+        return None
+    total = parts[0]
+    for part in parts[1:]:
+        total = total + part
+    return total
+
+
+def _count(conn: Connection, municipality_id: int, plan: SearchPlan) -> int:
+    stmt = _filtered(select(func.count()).select_from(p), municipality_id, plan)
     return int(conn.execute(stmt).scalar_one())
+
+
+def count_permits(
+    conn: Connection, municipality_id: int, text: str = "", *, plan: SearchPlan | None = None
+) -> int:
+    if plan is not None:
+        return _count(conn, municipality_id, plan)
+    return count_search(conn, municipality_id, text)[1]
 
 
 def search_permits(
@@ -67,11 +172,18 @@ def search_permits(
     descending: bool = True,
     offset: int = 0,
     limit: int = 200,
+    plan: SearchPlan | None = None,
 ) -> list[PermitListRow]:
-    """A page of the permits list, filtered and sorted in SQL."""
+    """A page of the permits list, filtered and sorted in SQL; close matches closest first."""
+    if plan is None:
+        plan = plan_search(conn, municipality_id, text)
     column = SORT_COLUMNS.get(sort, SORT_COLUMNS[DEFAULT_SORT])
     order = column.desc() if descending else column.asc()
     tiebreak = p.c.id.desc() if descending else p.c.id.asc()
+    closeness = _closeness(plan)
+    ordering = [order.nulls_last(), tiebreak]
+    if closeness is not None:
+        ordering.insert(0, closeness.asc())
     stmt = (
         select(
             p.c.id,
@@ -86,11 +198,11 @@ def search_permits(
             p.c.valuation,
         )
         .select_from(p.join(lst, lst.c.permit_id == p.c.id))
-        .order_by(order.nulls_last(), tiebreak)
+        .order_by(*ordering)
         .offset(offset)
         .limit(limit)
     )
-    stmt = _filtered(stmt, municipality_id, text)
+    stmt = _filtered(stmt, municipality_id, plan)
     return [PermitListRow(*row) for row in conn.execute(stmt)]
 
 

@@ -202,6 +202,52 @@ class IntakeSource(Protocol):
     def credentials(self, party_id: int) -> list[HeldCredential]: ...
 
 
+# What clerks call a kind when its name says it otherwise; typed words only (no spaces).
+KIND_SYNONYMS: dict[str, str] = {
+    "house": "dwelling",
+    "home": "dwelling",
+    "duplex": "dwelling",
+    "garage": "accessory",
+    "shed": "accessory",
+    "demolition": "razing",
+    "fence": "fencing",
+    "furnace": "hvac",
+    "wiring": "electrical",
+}
+_KIND_WORD = re.compile(r"[0-9a-z]+")
+
+
+def _kind_rank(kind: PermitKind, typed: str) -> int | None:
+    """0: the name starts with it (the combo's own type-ahead, kept first); 1: a word of the
+    name or the code starts with it; 2: it begins a synonym of such a word; None: no match."""
+    label, code = kind.label.lower(), kind.code.lower()
+    if label.startswith(typed):
+        return 0
+    words = _KIND_WORD.findall(label) + _KIND_WORD.findall(code)
+    if code.startswith(typed) or any(w.startswith(typed) for w in words):
+        return 1
+    if len(typed) >= 2:
+        targets = [t for s, t in KIND_SYNONYMS.items() if s.startswith(typed)]
+        if any(w.startswith(t) for t in targets for w in words):
+            return 2
+    return None
+
+
+def find_kind(kinds: Sequence[PermitKind], typed: str, after: int = -1) -> int | None:
+    """The index of the kind the clerk means by `typed` ('dwelling', 'house', 'RES-NEW'):
+    the best-ranked match, the first in the list's order among equals, looking first after
+    `after` (typing one letter again steps to the next kind with it)."""
+    typed = typed.strip().lower()
+    if not typed:
+        return None
+    ranked = [(r, i) for i, k in enumerate(kinds) if (r := _kind_rank(k, typed)) is not None]
+    if not ranked:
+        return None
+    best = min(r for r, _ in ranked)
+    indexes = [i for r, i in ranked if r == best]
+    return next((i for i in indexes if i > after), indexes[0])
+
+
 _NUMBER_JUNK = re.compile(r"[,\s]")
 
 

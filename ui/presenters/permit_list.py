@@ -16,7 +16,7 @@ from db import queries
 from db.database import Database
 from desk.domain.kinds import kind_label
 from desk.domain.readmodels import PERMIT_COLUMNS, PermitListRow
-from desk.domain.search import query_tokens
+from desk.domain.search import SearchPlan, query_tokens
 from ui.presenters.formatting import EMPTY, count_of, format_amount, format_date
 
 PAGE_SIZE = 200
@@ -45,14 +45,25 @@ class SqlPermitSource:
     def __init__(self, database: Database, municipality_id: int) -> None:
         self.database = database
         self.municipality_id = municipality_id
+        # The plan of the last count, reused by its pages: a typo is corrected once per search.
+        self._plan: tuple[str, SearchPlan] | None = None
 
     def count(self, text: str) -> int:
         with self.database.read() as conn:
-            return queries.count_permits(conn, self.municipality_id, text)
+            plan, found = queries.count_search(conn, self.municipality_id, text)
+            self._plan = (text, plan)
+            return found
+
+    def close_matches(self, text: str) -> tuple[str, ...]:
+        """The corrected words the last count of `text` searched for instead (none: exact)."""
+        if self._plan is None or self._plan[0] != text:
+            return ()
+        return self._plan[1].close_matches
 
     def page(
         self, text: str, sort: str, descending: bool, offset: int, limit: int
     ) -> list[PermitListRow]:
+        plan = self._plan[1] if self._plan is not None and self._plan[0] == text else None
         with self.database.read() as conn:
             return queries.search_permits(
                 conn,
@@ -62,6 +73,7 @@ class SqlPermitSource:
                 descending=descending,
                 offset=offset,
                 limit=limit,
+                plan=plan,
             )
 
 
@@ -98,6 +110,7 @@ class PermitListPresenter:
         self.descending = True
         self.count = 0
         self.total = 0  # permits of the municipality, whatever the search
+        self.close_matches: tuple[str, ...] = ()  # words searched instead of typos
         self.loaded = False
         self.error = ""  # the last failure to read a page; cleared by load()
         self.on_error: Callable[[str], None] | None = None
@@ -111,6 +124,7 @@ class PermitListPresenter:
         self.error = ""
         self.total = self.source.count("")
         self.count = self.source.count(self.search_text) if self.search_text.strip() else self.total
+        self._read_close_matches()
         self.loaded = True
 
     def search_changes(self, text: str) -> bool:
@@ -127,8 +141,15 @@ class PermitListPresenter:
         self.count = self.source.count(text) if query_tokens(text) else self.source.count("")
         if not query_tokens(text):
             self.total = self.count
+        self._read_close_matches()
         self.loaded = True
         return True
+
+    def _read_close_matches(self) -> None:
+        # Only the SQL source corrects typos; a source without it searches exactly.
+        read = getattr(self.source, "close_matches", None)
+        found = read(self.search_text) if read is not None and self.count else ()
+        self.close_matches = tuple(found)
 
     def set_sort(self, key: str, descending: bool) -> None:
         if key not in {c.key for c in self.columns}:
@@ -224,6 +245,12 @@ class PermitListPresenter:
             )
         if self.count == 0:
             return "No permits"
+        if self.close_matches:
+            words = ", ".join(f"\u201c{w}\u201d" for w in self.close_matches)
+            return (
+                f"No exact match; showing close matches for {words}: "
+                f"{count_of(self.count, 'permit')}"
+            )
         return count_of(self.count, "permit")
 
     @property

@@ -10,9 +10,9 @@ Everything works from the keyboard; closing with changes asks first.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import QEvent, QObject, QStringListModel, Qt, QTimer, Signal
+from PySide6.QtCore import QElapsedTimer, QEvent, QObject, QStringListModel, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QFocusEvent, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -38,6 +38,7 @@ from db.database import Database
 from desk.clock import Clock
 from desk.domain.credentials import requirement
 from desk.domain.enums import PartyRole
+from desk.domain.kinds import PermitKind
 from desk.domain.reports import OWNERSHIP
 from desk.errors import DeskError, ValidationError
 from desk.fees.model import FeeSchedule
@@ -70,6 +71,7 @@ from ui.presenters.intake import (
     IntakeSource,
     SqlIntakeSource,
     field_of,
+    find_kind,
 )
 from ui.presenters.session import Session
 from ui.views.common import date_edit, from_qdate, to_qdate
@@ -90,6 +92,41 @@ def _completer(parent: QObject) -> tuple[QCompleter, QStringListModel]:
     completer.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
     completer.setMaxVisibleItems(12)
     return completer, model
+
+
+class _KindCombo(QComboBox):
+    """The kind picker: typing finds a kind by any word of its name or its code ('dwelling',
+    'house', 'RES-NEW'), not only by how its name starts; item 0 is the placeholder."""
+
+    def __init__(self, kinds: Sequence[PermitKind], parent: QWidget) -> None:
+        super().__init__(parent)
+        self._kinds = kinds
+        self._typed = ""
+        self._since = QElapsedTimer()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        text = event.text()
+        plain = not event.modifiers() & ~Qt.KeyboardModifier.ShiftModifier
+        if not plain or not text or not text.isprintable() or text.isspace():
+            super().keyPressEvent(event)  # arrows, space (opens the list), shortcuts
+            return
+        if (
+            not self._since.isValid()
+            or self._since.elapsed() > QApplication.keyboardInputInterval()
+        ):
+            self._typed = ""
+        self._since.start()
+        self._typed += text
+        current = self.currentIndex() - 1
+        # Like Qt's type-ahead: a new search may stay on the current kind; one letter typed
+        # again steps to the next kind with it.
+        repeated = len(self._typed) > 1 and len(set(self._typed.lower())) == 1
+        found = find_kind(self._kinds, self._typed, current if repeated else current - 1)
+        if found is None and repeated:
+            found = find_kind(self._kinds, self._typed[0], current)
+        if found is not None:
+            self.setCurrentIndex(found + 1)
+        event.accept()
 
 
 class _Title(QLabel):
@@ -240,7 +277,7 @@ class IntakeWindow(QWidget):
 
         # The permit: kind and date.
         form.addWidget(_Title("Permit", body), next(row), 0, 1, 3)
-        self.kind_combo = QComboBox(body)
+        self.kind_combo = _KindCombo(p.kinds, body)
         self.kind_combo.setObjectName("kindCombo")
         self.kind_combo.setAccessibleName("Kind of permit")
         self.kind_combo.addItem("— choose the kind of permit —", None)
