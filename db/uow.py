@@ -11,12 +11,13 @@ from decimal import Decimal
 from types import TracebackType
 from typing import Any, Generic, TypeVar
 
-from sqlalchemy import Engine, func, select, text
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy import Engine, Table, event, func, select, text
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, class_mapper, selectinload, sessionmaker
 
 from db import audit_chain, letterheads, schema, tracking
 from db.numbering import next_number
+from desk.domain import duplicates
 from desk.domain.cashiering import AdjustmentSource, EntrySource
 from desk.domain.checklists import ChecklistItem
 from desk.domain.documents import Letterhead
@@ -27,6 +28,7 @@ from desk.domain.model import (
     BondRecord,
     CorrectionOrderRecord,
     Credential,
+    GlAccount,
     Inspection,
     InspectionException,
     InsuranceCertificateRecord,
@@ -38,7 +40,7 @@ from desk.domain.model import (
     StreetDeposit,
     User,
 )
-from desk.errors import ReadOnlyRegister, SignedOut
+from desk.errors import DeskError, ReadOnlyRegister, SignedOut
 from desk.fees.loader import version_from_dict
 from desk.fees.model import AssessedLine, ScheduleVersion, StoredVersion
 from desk.services.uow import (
@@ -48,6 +50,7 @@ from desk.services.uow import (
     InspectionRepository,
     MunicipalityRepository,
     NumberAllocator,
+    ParcelRepository,
     PermitRepository,
     Repository,
     RowRepository,
@@ -103,6 +106,50 @@ def fetch(session: Session, cls: type[T], id: int) -> T | None:
     return session.get(cls, id)
 
 
+# The unique constraints a service checks before it inserts, and the words of that check: a
+# duplicate that still reaches the database (a writer that skipped the check) reads the same.
+_UNIQUE: tuple[tuple[type[Any], Table, tuple[str, ...], Callable[[Any], DeskError]], ...] = (
+    (Parcel, schema.parcel, ("municipality_id", "pin"), duplicates.parcel_exists),
+    (GlAccount, schema.gl_account, ("municipality_id", "number"), duplicates.gl_account_exists),
+    (User, schema.app_user, ("username",), duplicates.username_taken),
+)
+
+
+def _violates(e: IntegrityError, table: str, columns: tuple[str, ...]) -> bool:
+    """Whether `e` is the unique constraint on these columns of the table (by the driver's
+    words: PostgreSQL names the key in its detail, SQLite the columns in its message)."""
+    diag = getattr(e.orig, "diag", None)
+    if diag is not None:
+        detail = diag.message_detail or ""
+        return diag.table_name == table and detail.startswith(f"Key ({', '.join(columns)})=")
+    return str(e.orig) == f"UNIQUE constraint failed: {', '.join(f'{table}.{c}' for c in columns)}"
+
+
+_PENDING = "permitdesk.pending"
+
+
+def _remember_pending(session: Session, _context: object, _instances: object) -> None:
+    session.info[_PENDING] = list(session.new)
+
+
+def _duplicate(session: Session, e: IntegrityError) -> DeskError | None:
+    """The service's words for a unique constraint the flush hit, naming the record already
+    saved; None for any other integrity error. Rolls the session back to read that record."""
+    for cls, table, columns, words in _UNIQUE:
+        if not _violates(e, table.name, columns):
+            continue
+        # The rows the failed flush tried to add (it leaves session.new empty).
+        pending = session.info.get(_PENDING, [])
+        keys = [{c: getattr(o, c) for c in columns} for o in pending if isinstance(o, cls)]
+        session.rollback()
+        for key in keys:
+            existing = session.scalars(select(cls).filter_by(**key)).first()
+            if existing is not None:
+                return words(existing)
+        return None
+    return None
+
+
 class SqlRepository(Generic[T]):
     def __init__(self, session: Session, cls: type[T]) -> None:
         self.session = session
@@ -151,6 +198,13 @@ class UserRepo(SqlRepository[User]):
                 .with_for_update()
             )
         )
+
+
+class ParcelRepo(SqlRepository[Parcel]):
+    def by_pin(self, municipality_id: int, pin: str) -> Parcel | None:
+        return self.session.scalars(
+            select(Parcel).filter_by(municipality_id=municipality_id, pin=pin)
+        ).first()
 
 
 class PermitRepo(SqlRepository[Permit]):
@@ -532,7 +586,7 @@ class SqlUnitOfWork:
     """Implements desk.services.uow.UnitOfWork."""
 
     municipalities: MunicipalityRepository
-    parcels: Repository[Parcel]
+    parcels: ParcelRepository
     parties: Repository[Party]
     credentials: Repository[Credential]
     permits: PermitRepository
@@ -557,6 +611,7 @@ class SqlUnitOfWork:
         self.read_only = read_only
         self._factory = sessionmaker(bind=engine, expire_on_commit=False)
         tracking.install(self._factory)
+        event.listen(self._factory, "before_flush", _remember_pending)
         self.session: Session | None = None
         self._committed = False  # in the current `with` block, before any exception
 
@@ -566,7 +621,7 @@ class SqlUnitOfWork:
         self._committed = False
         self.municipalities = MunicipalityRepo(s, Municipality)
         self.users = UserRepo(s, User)
-        self.parcels = SqlRepository(s, Parcel)
+        self.parcels = ParcelRepo(s, Parcel)
         self.parties = SqlRepository(s, Party)
         self.credentials = SqlRepository(s, Credential)
         self.permits = PermitRepo(s, Permit)
@@ -588,9 +643,15 @@ class SqlUnitOfWork:
         assert self.session is not None
         if exc is not None:
             _mark(exc, SAVED if self._committed else NOT_SAVED)
-        self.session.rollback()
-        self.session.close()
-        self.session = None
+        try:
+            duplicate = _duplicate(self.session, exc) if isinstance(exc, IntegrityError) else None
+        finally:
+            self.session.rollback()
+            self.session.close()
+            self.session = None
+        if duplicate is not None and exc is not None:
+            _mark(duplicate, outcome(exc) or NOT_SAVED)
+            raise duplicate from exc
 
     def act_as(self, actor: Actor | None, at: datetime) -> None:
         """Who acts, for the audit trail; None only for the first start and shipped imports.

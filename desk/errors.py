@@ -16,6 +16,15 @@ class ValidationError(DeskError):
         self.message = message
 
 
+class DuplicateRecord(ValidationError):
+    """The record would repeat one the register already holds under a number that must be
+    unique: `existing_id` is that record, so a form can offer to use it instead."""
+
+    def __init__(self, field: str, message: str, existing_id: int) -> None:
+        super().__init__(field, message)
+        self.existing_id = existing_id
+
+
 class PermissionDenied(DeskError):
     """The acting user's roles do not allow the action. Checked in the service, not the UI."""
 

@@ -45,6 +45,9 @@ def parse_money(text: str, field: str = "amount") -> Decimal:
 
 
 def format_money(amount: Decimal | None) -> str:
+    """'$1,250.50'; a negative amount '−$161.00' with the minus sign (U+2212) before the dollar
+    sign, as the office writes it (not '$-161.00'). Spreadsheets keep numbers instead."""
     if amount is None:
         return ""
-    return f"${amount:,.2f}"
+    text = f"${abs(amount):,.2f}"
+    return f"\N{MINUS SIGN}{text}" if amount < 0 and text != "$0.00" else text

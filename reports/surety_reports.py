@@ -18,6 +18,7 @@ from reportlab.platypus import CondPageBreak, SimpleDocTemplate, Spacer, Table, 
 from reportlab.platypus.flowables import Flowable
 
 from desk.domain.sureties import ZERO
+from desk.money import format_money
 from desk.services.sureties import DepositLine, DepositsReport, ExpiringReport, Letterhead
 from reports import xlsx
 from reports.common import INK, MARGIN, MUTED, RULE, SHADE, day, header, para, styles
@@ -59,7 +60,7 @@ _EXPIRING_WIDTHS = (0.75, 0.45, 1.45, 1.0, 1.9, 1.6, 2.35)
 
 
 def money(amount: Decimal) -> str:
-    return f"${amount:,.2f}"
+    return format_money(amount)
 
 
 def _d(value: date | None) -> str:

@@ -71,6 +71,7 @@ from desk.domain.cashiering import (
     split_oldest_first,
     unpaid_message,
 )
+from desk.domain.duplicates import gl_account_exists
 from desk.domain.enums import PermitClass, WorkClass
 from desk.domain.inspections import sequences_for
 from desk.domain.kinds import kind_by_code
@@ -254,7 +255,7 @@ def add_gl_account(
         uow.act_as(actor, clock.now())
         ledger = _ledger(uow, _municipality(uow, municipality_id))
         if number in ledger.by_number:
-            raise ValidationError("account number", f"{number} is already an account")
+            raise gl_account_exists(ledger.by_number[number])
         if purpose is not AccountPurpose.NONE and any(
             a.purpose is purpose for a in ledger.by_id.values()
         ):

@@ -11,6 +11,7 @@ from datetime import date
 from decimal import Decimal
 
 from desk.clock import Clock
+from desk.domain.duplicates import parcel_exists
 from desk.domain.enums import NUMBERED_STATUSES, PartyKind, PartyRole, PermitStatus
 from desk.domain.issuance import SEWER_CONNECTION_KINDS
 from desk.domain.kinds import kind_by_code
@@ -315,13 +316,21 @@ def _get(uow: UnitOfWork, permit_id: int) -> Permit:
 
 
 def add_parcel(uow: UnitOfWork, clock: Clock, actor: Actor, parcel: Parcel) -> int:
+    """A new parcel; a PIN the municipality already has is refused (DuplicateRecord names the
+    parcel, so the form can offer to use it)."""
     require(actor, Permission.MANAGE_PARTIES)
-    if not parcel.pin.strip():
+    parcel.pin = parcel.pin.strip()
+    if not parcel.pin:
         raise ValidationError("parcel number", "enter the parcel number (PIN)")
     if not parcel.street.strip():
         raise ValidationError("street", "enter the street")
     with uow:
         uow.act_as(actor, clock.now())
+        # After act_as: writers take turns, so a parcel another workstation just added is
+        # seen here; the unique constraint stays the last guard (db/uow.py words it alike).
+        existing = uow.parcels.by_pin(parcel.municipality_id, parcel.pin)
+        if existing is not None:
+            raise parcel_exists(existing)
         uow.parcels.add(parcel)
         uow.commit()
         assert parcel.id is not None

@@ -71,6 +71,12 @@ class UserRepository(Repository[User], Protocol):
         ...
 
 
+class ParcelRepository(Repository[Parcel], Protocol):
+    def by_pin(self, municipality_id: int, pin: str) -> Parcel | None:
+        """The municipality's parcel with this PIN, compared as the unique constraint does."""
+        ...
+
+
 class PermitRepository(Repository[Permit], Protocol):
     def by_number(self, municipality_id: int, number: str) -> Permit | None: ...
 
@@ -230,7 +236,7 @@ class NumberAllocator(Protocol):
 
 class UnitOfWork(Protocol):
     municipalities: MunicipalityRepository
-    parcels: Repository[Parcel]
+    parcels: ParcelRepository
     parties: Repository[Party]
     credentials: Repository[Credential]
     permits: PermitRepository

@@ -10,6 +10,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 from desk.clock import Clock
 from desk.domain import passwords, sign_ins
+from desk.domain.duplicates import username_taken
 from desk.domain.enums import Role
 from desk.domain.model import Actor, User
 from desk.domain.permissions import Permission, require
@@ -138,8 +139,9 @@ def create_user(
     check_password(password, name)
     with uow:
         uow.act_as(actor, clock.now())
-        if uow.users.by_username(name) is not None:
-            raise ValidationError("user name", f"'{name}' is already taken")
+        existing = uow.users.by_username(name)
+        if existing is not None:
+            raise username_taken(existing)
         user = User(
             username=name,
             full_name=full,

@@ -400,3 +400,45 @@ def test_erosion_control_asks_the_disturbed_acreage_and_names_it_when_it_is_wron
         d = queries.permit_detail(conn, permit_id)
     assert d is not None
     assert d.disturbed_acres == Decimal("1.25") and d.emergency
+
+
+def test_a_new_parcel_whose_number_is_on_file_offers_that_parcel_and_picks_it(
+    qtbot: QtBot, window: MainWindow, sample: Sample, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    from ui.views.intake_dialogs import NewParcelDialog
+
+    shown: list[NewParcelDialog] = []
+
+    def type_the_pin_on_file(dialog: NewParcelDialog) -> int:
+        shown.append(dialog)
+        dialog.pin.setText("047-9991-002")
+        dialog.street.setText("N Port Washington Rd")
+        dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+        return dialog.result()
+
+    monkeypatch.setattr(NewParcelDialog, "exec", type_the_pin_on_file)
+    asked: list[str] = []
+    answer = False
+    monkeypatch.setattr(dialogs, "ask", lambda _p, _t, q, **_k: asked.append(q) or answer)
+    form = open_form(qtbot, window)
+    form.select_kind("RES-NEW-DWELLING")
+
+    # No: the dialog stays open with the refusal under the form; nothing is picked.
+    form.new_parcel()
+    assert asked == ["Parcel 047-9991-002 already exists (6120 N Port Washington Rd) — use it?"]
+    assert shown[0].error_label.text() == (
+        "parcel number: Parcel 047-9991-002 already exists (6120 N Port Washington Rd)."
+    )
+    assert form.presenter.parcel is None
+
+    # Yes: the parcel on file is chosen, as if picked from the list.
+    answer = True
+    form.new_parcel()
+    assert form.presenter.parcel is not None
+    assert form.presenter.parcel.id == sample_parcel(sample, "6120")
+    assert form.parcel_edit.text() == "6120 N Port Washington Rd — 047-9991-002"
+    with sample.database.read() as conn:
+        assert len(queries.parcel_matches(conn, sample.municipality_id, "047-9991-002")) == 1
+    form.presenter.dirty = False

@@ -157,7 +157,7 @@ class NewAccountDialog(QDialog):
                 self.kind.currentData(),
             )
         except ValidationError as e:
-            # The message names the field ("account number: 100-44300 is already an account").
+            # The message names the field and the account that has the number already.
             dialogs.warn(self, "New GL account", str(e))
             field = self.name if e.field == "account name" else self.number
             field.setFocus()

@@ -22,8 +22,9 @@ from db.database import Database
 from desk.clock import Clock
 from desk.domain.enums import CredentialKind, PartyKind
 from desk.domain.model import Actor, Credential, Parcel, Party
-from desk.errors import DeskError
+from desk.errors import DeskError, DuplicateRecord
 from desk.services import intake, permits
+from ui import dialogs
 from ui.views.common import date_edit, from_qdate, to_qdate
 
 
@@ -92,20 +93,29 @@ class NewParcelDialog(_ServiceDialog):
         self.zip = self.line("&ZIP", "newParcelZip")
 
     def run(self) -> None:
-        self.parcel_id = permits.add_parcel(
-            self.database.uow(),
-            self.clock,
-            self.actor,
-            Parcel(
-                municipality_id=self.municipality_id,
-                pin=self.pin.text().strip(),
-                house_number=self.house.text().strip(),
-                street=self.street.text().strip(),
-                unit=self.unit.text().strip(),
-                city=self.city.text().strip(),
-                zip=self.zip.text().strip(),
-            ),
-        )
+        try:
+            self.parcel_id = permits.add_parcel(
+                self.database.uow(),
+                self.clock,
+                self.actor,
+                Parcel(
+                    municipality_id=self.municipality_id,
+                    pin=self.pin.text().strip(),
+                    house_number=self.house.text().strip(),
+                    street=self.street.text().strip(),
+                    unit=self.unit.text().strip(),
+                    city=self.city.text().strip(),
+                    zip=self.zip.text().strip(),
+                ),
+            )
+        except DuplicateRecord as e:
+            # The parcel is on file already: most likely the clerk missed it in the list.
+            question = f"{e.message.removesuffix('.')} — use it?"
+            if not dialogs.ask(self, "New parcel", question, default_yes=True):
+                self.pin.setFocus()
+                self.pin.selectAll()
+                raise
+            self.parcel_id = e.existing_id
 
 
 class NewPartyDialog(_ServiceDialog):
