@@ -122,7 +122,7 @@ def take_screenshot(
     search: str,
 ) -> None:
     """Render the view offscreen and save it; StartError/DeskError say why it cannot."""
-    from ui.main_window import DEADLINES, MainWindow
+    from ui.main_window import DEADLINES, PERMITS, MainWindow
     from ui.views.fee_schedules import SECTION_TITLE as FEE_SCHEDULES
 
     app = application()
@@ -133,8 +133,12 @@ def take_screenshot(
         window.resize(*size)
         window.show()
         window.load()
+        if search or spec.section == "permits":
+            window.show_section(PERMITS)
         if search:
             window.permits_view.set_search_now(search)
+        if spec.section == "home":
+            window.show_home()
         process_events(app)
         if spec.section == "permit":
             permit_id = spec.permit_id
@@ -415,7 +419,7 @@ def _interactive(database: Database, user: str | None) -> int:
             if swept:
                 window.statusBar().showMessage(swept, 30_000)
             window.load()
-            window.focus_search()
+            window.show_home()  # what waits for this user first; Ctrl+F finds a permit
             app.exec()
             if not window.sign_out_reason:
                 return 0

@@ -44,6 +44,8 @@ from ui.views.fee_schedules import SECTION_TITLE as FEE_SCHEDULES
 from ui.views.fee_schedules import FeeSchedulesView
 from ui.views.gl_accounts import SECTION_TITLE as GL_ACCOUNTS
 from ui.views.gl_accounts import GlAccountsView
+from ui.views.home import SECTION_TITLE as HOME_TITLE
+from ui.views.home import HomeView
 from ui.views.inspections import SECTION_TITLE as INSPECTIONS
 from ui.views.inspections import InspectionsView
 from ui.views.intake import IntakeWindow, open_intake
@@ -60,6 +62,7 @@ from ui.views.users import SECTION_TITLE as USERS
 from ui.views.users import UsersView, change_own_password_dialog
 
 PERMITS = "Permits"
+HOME = HOME_TITLE
 SIGNED_OUT = SignedOut.MESSAGE
 ROLES_CHANGED = SignedOut.ROLES_CHANGED
 DEADLINES = "Deadlines"
@@ -98,7 +101,14 @@ class MainWindow(QMainWindow):
 
         # Only sections that work are listed; later issues add theirs here. Administration
         # sections only for those allowed (the services check again).
-        self.sections: list[tuple[str, QWidget]] = [(PERMITS, self.permits_view)]
+        # Needs attention (F2): the first screen after signing in, what waits for this user.
+        self.home_view = HomeView(database, session, self.clock, self)
+        self.home_view.open_permit.connect(self.open_permit)
+        self.home_view.open_section.connect(self._open_section_named)
+        self.sections: list[tuple[str, QWidget]] = [
+            (HOME, self.home_view),
+            (PERMITS, self.permits_view),
+        ]
         self.deadlines_view = DeadlinesView(database, session, self.clock, self)
         self.deadlines_view.open_permit.connect(self.open_permit)
         self.sections.append((DEADLINES, self.deadlines_view))
@@ -209,6 +219,11 @@ class MainWindow(QMainWindow):
         self.new_action.triggered.connect(self.new_application)
         menu.addAction(self.new_action)
         self.addAction(self.new_action)
+        self.home_action = QAction("&Needs Attention", self)
+        self.home_action.setShortcut(QKeySequence("F2"))
+        self.home_action.triggered.connect(self.show_home)
+        menu.addAction(self.home_action)
+        self.addAction(self.home_action)
         self.find_action = QAction("&Find Permit…", self)
         self.find_action.setShortcut(QKeySequence.StandardKey.Find)
         self.find_action.triggered.connect(self.focus_search)
@@ -349,8 +364,17 @@ class MainWindow(QMainWindow):
     # --- actions ----------------------------------------------------------------------
 
     def focus_search(self) -> None:
-        self.nav.setCurrentRow(0)
+        self.show_section(PERMITS)
         self.permits_view.focus_search()
+
+    def show_home(self) -> None:
+        self.show_section(HOME)
+        self.home_view.focus_list()
+
+    def _open_section_named(self, title: str) -> None:
+        """A home item done elsewhere: its section, when this user has it."""
+        if title in self.section_titles():
+            self.show_section(title)
 
     def refresh(self) -> None:
         self.permits_view.load()
@@ -376,6 +400,7 @@ class MainWindow(QMainWindow):
         here = self.stack.currentIndex()
         shown = self.sections[here][1] if 0 <= here < len(self.sections) else None
         lists: list[QWidget | None] = [
+            self.home_view,
             self.deadlines_view,
             self.inspections_view,
             self.bonds_view,
@@ -428,6 +453,8 @@ class MainWindow(QMainWindow):
         view = self.fee_schedules_view
         if view is not None and widget is view and not view.loaded:
             view.load()
+        if widget is self.home_view:
+            self.home_view.load()  # what waits changes with every workstation's work
         if widget is self.deadlines_view:
             self.deadlines_view.load()  # always fresh: deadlines move with every change
         if widget is self.inspections_view:

@@ -17,7 +17,7 @@ from db.database import Database, open_database
 from db.engine import sqlite_url
 from tests.ui.sample import Sample, build_sample
 from ui.app import application, make_session
-from ui.main_window import MainWindow
+from ui.main_window import PERMITS, MainWindow
 from ui.presenters.session import Session
 
 
@@ -68,4 +68,5 @@ def main_window(qtbot: QtBot, sample: Sample, session: Session) -> MainWindow:
     window.show()
     qtbot.waitExposed(window)
     window.load()
+    window.show_section(PERMITS)  # most tests work the list; the home is tested on its own
     return window

@@ -245,6 +245,7 @@ def test_a_clerk_does_not_see_the_fee_schedules_section(qtbot: QtBot, sample: Sa
     window = main_window(qtbot, sample, clerk=True)
     # The clerk takes payments and closes the drawer (Cashier, Treasurer), issue 5.
     assert window.section_titles() == [
+        "Needs attention",
         "Permits",
         "Deadlines",
         "Inspections",
@@ -258,6 +259,7 @@ def test_a_clerk_does_not_see_the_fee_schedules_section(qtbot: QtBot, sample: Sa
     assert window.fee_schedules_view is None
     admin = main_window(qtbot, sample)
     assert admin.section_titles() == [
+        "Needs attention",
         "Permits",
         "Deadlines",
         "Inspections",

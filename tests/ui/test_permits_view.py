@@ -216,6 +216,7 @@ def test_the_navigation_lists_only_sections_that_work(main_window: MainWindow) -
     nav = main_window.nav
     # The sample signs in as the administrator, who also has Administration → Fee schedules.
     assert [nav.item(i).text() for i in range(nav.count())] == [
+        "Needs attention",
         "Permits",
         "Deadlines",
         "Inspections",

@@ -464,7 +464,10 @@ def test_views_for_screenshots_are_parsed_or_refused_in_one_line() -> None:
     assert parse_view(" Calculator ") == ViewSpec("calculator")
     assert parse_view("deadlines") == ViewSpec("deadlines")
     assert parse_view("inspections:day") == ViewSpec("inspections", tab="day")
-    with pytest.raises(ValueError, match=r"unknown view 'council'; use permits, .* calculator"):
+    with pytest.raises(
+        ValueError,
+        match=r"unknown view 'council'; use home \(Needs attention\), permits, .* calculator",
+    ):
         parse_view("council")
     with pytest.raises(ValueError, match="unknown view 'permit:'"):
         parse_view("permit:")

@@ -19,7 +19,7 @@ PERMIT_TABS = (
 )
 ISSUE = "issue"  # not a tab: the issue dialog over the permit window
 VIEW_HELP = (
-    f"permits, permit:NUMBER[:TAB] (TAB: {', '.join(PERMIT_TABS)}), "
+    f"home (Needs attention), permits, permit:NUMBER[:TAB] (TAB: {', '.join(PERMIT_TABS)}), "
     "permit:#ID[:TAB] for an application not issued yet, permit:#ID:issue (the "
     "issue dialog), deadlines, fees, gl, users, municipality, calculator, intake, cashier, "
     "reports[:REPORT], "
@@ -29,6 +29,7 @@ VIEW_HELP = (
     "inspections[:requests|day|week|orders]"
 )
 SECTIONS = (
+    "home",
     "permits",
     "deadlines",
     "fees",

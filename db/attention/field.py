@@ -1,0 +1,73 @@
+"""What waits for the inspector: today's visits, correction orders past their date, stop-work
+orders in force."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from sqlalchemy import Connection, select
+
+from db import schema
+from db.attention.counter import permit_what
+from db.inspection_queries import inspector_day, overdue_orders, week
+from desk.domain.attention import Item
+
+p, lst, o = schema.permit, schema.permit_listing, schema.permit_order
+
+
+def inspections_today(
+    conn: Connection, municipality_id: int, today: date, inspector_id: int | None
+) -> list[Item]:
+    """The inspector's route for today; for an administrator (None) everyone's."""
+    if inspector_id is not None:
+        stops = inspector_day(conn, inspector_id, today)
+    else:
+        stops = [s for s in week(conn, municipality_id, today) if s.scheduled_on == today]
+    return [
+        Item(
+            permit_what(s.permit_number, s.permit_id, s.address),
+            f"{s.type_label}"
+            + (f", {s.desired_time}" if s.desired_time else "")
+            + (f" ({s.inspector_name})" if inspector_id is None and s.inspector_name else "")
+            + (f" — {s.result.label}" if s.result is not None else ""),
+            permit_id=s.permit_id,
+        )
+        for s in stops
+    ]
+
+
+def orders_past_due(conn: Connection, municipality_id: int, today: date) -> list[Item]:
+    """Correction orders not corrected by their date: each may be followed by a stop-work
+    order (15.1.90(b)(2))."""
+    return [
+        Item(
+            permit_what(line.permit_number, line.permit_id, line.address),
+            f"Correction order of {line.noticed_on:%m/%d/%Y} was due {line.due_on:%m/%d/%Y} "
+            f"({line.section})",
+            permit_id=line.permit_id,
+        )
+        for line in overdue_orders(conn, municipality_id, today)
+    ]
+
+
+def stop_work_in_force(conn: Connection, municipality_id: int) -> list[Item]:
+    """Stop-work orders not lifted, oldest first."""
+    rows = conn.execute(
+        select(p.c.id, p.c.number, lst.c.address, o.c.issued_on, o.c.section)
+        .select_from(o.join(p, p.c.id == o.c.permit_id).outerjoin(lst, lst.c.permit_id == p.c.id))
+        .where(
+            (p.c.municipality_id == municipality_id)
+            & (o.c.kind == "stop_work")
+            & o.c.lifted_on.is_(None)
+        )
+        .order_by(o.c.issued_on, o.c.id)
+    )
+    return [
+        Item(
+            permit_what(r.number, r.id, r.address or ""),
+            f"Stop-work order since {r.issued_on:%m/%d/%Y}"
+            + (f" ({r.section})" if r.section else ""),
+            permit_id=r.id,
+        )
+        for r in rows
+    ]
