@@ -88,6 +88,7 @@ class MainWindow(QMainWindow):
         self.clock: Clock = clock or SystemClock()
         self.remember_geometry = remember_geometry
         self.permit_windows: dict[int, PermitWindow] = {}
+        self._loaded = False  # load() has run: sections read their data when shown
         self.fee_calculator: FeeCalculatorWindow | None = None
         self.intake_window: IntakeWindow | None = None
         self.setWindowTitle(session.window_title)
@@ -295,10 +296,18 @@ class MainWindow(QMainWindow):
             self.restoreState(state)
 
     def load(self) -> None:
-        """Show the data: restore columns, then count and fetch the first page."""
+        """Show the data: restore columns, then count and fetch the first page; the home when
+        it is the section shown (not read while the window is being built)."""
         if self.remember_geometry:
             self.permits_view.restore_columns()
         self.permits_view.load()
+        self._loaded = True
+        if self._current_section() is self.home_view:
+            self.home_view.load()
+
+    def _current_section(self) -> QWidget | None:
+        here = self.stack.currentIndex()
+        return self.sections[here][1] if 0 <= here < len(self.sections) else None
 
     def closeEvent(self, event: QCloseEvent) -> None:
         view = self.municipality_view
@@ -453,7 +462,7 @@ class MainWindow(QMainWindow):
         view = self.fee_schedules_view
         if view is not None and widget is view and not view.loaded:
             view.load()
-        if widget is self.home_view:
+        if widget is self.home_view and self._loaded:
             self.home_view.load()  # what waits changes with every workstation's work
         if widget is self.deadlines_view:
             self.deadlines_view.load()  # always fresh: deadlines move with every change

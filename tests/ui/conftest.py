@@ -67,6 +67,6 @@ def main_window(qtbot: QtBot, sample: Sample, session: Session) -> MainWindow:
     window.resize(1280, 800)
     window.show()
     qtbot.waitExposed(window)
-    window.load()
     window.show_section(PERMITS)  # most tests work the list; the home is tested on its own
+    window.load()
     return window
