@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import weakref
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import date, datetime
@@ -582,6 +583,21 @@ class SessionNumbers:
         return next_number(self.session.connection(), municipality_id, series, year)
 
 
+_FACTORIES: weakref.WeakKeyDictionary[Engine, sessionmaker[Session]] = weakref.WeakKeyDictionary()
+
+
+def _session_factory(engine: Engine) -> sessionmaker[Session]:
+    """One session factory per engine, its listeners installed once: a factory per unit of
+    work made a Session subclass each time, and every listener added walked them all."""
+    factory = _FACTORIES.get(engine)
+    if factory is None:
+        factory = sessionmaker(bind=engine, expire_on_commit=False)
+        tracking.install(factory)
+        event.listen(factory, "before_flush", _remember_pending)
+        _FACTORIES[engine] = factory
+    return factory
+
+
 class SqlUnitOfWork:
     """Implements desk.services.uow.UnitOfWork."""
 
@@ -609,9 +625,7 @@ class SqlUnitOfWork:
         self.engine = engine
         self.on_signed_out = on_signed_out
         self.read_only = read_only
-        self._factory = sessionmaker(bind=engine, expire_on_commit=False)
-        tracking.install(self._factory)
-        event.listen(self._factory, "before_flush", _remember_pending)
+        self._factory = _session_factory(engine)
         self.session: Session | None = None
         self._committed = False  # in the current `with` block, before any exception
 
