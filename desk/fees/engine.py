@@ -290,7 +290,7 @@ def price(
                 QuoteLine(
                     code=DOUBLE_FEE_CODE,
                     description="double fee — work began before permit",
-                    section=_double_fee_section(version),
+                    section=double_fee_section(version.municipality),
                     base=sum((line.base for line, _ in doubled), ZERO),
                     admin=sum((line.admin for line, _ in doubled), ZERO),
                     amount=sum((line.amount for line, _ in doubled), ZERO),
@@ -308,8 +308,14 @@ def price(
     )
 
 
-def _double_fee_section(version: ScheduleVersion) -> str:
-    return "15.1.21(f)" if version.municipality == "glendale" else ""
+# Where a municipality doubles fees for work begun before the permit: Glendale 15.1.21(f).
+# New Lisbon's Ch. 435 has no such rule (no item of its schedule doubles).
+DOUBLE_FEE_SECTIONS = {"glendale": "15.1.21(f)"}
+
+
+def double_fee_section(municipality_key: str) -> str:
+    """The section that doubles fees for work begun before the permit; "" where none does."""
+    return DOUBLE_FEE_SECTIONS.get(municipality_key, "")
 
 
 def _filed_in_time(

@@ -40,7 +40,7 @@ from desk.domain.reports import (
     publicly_owned,
 )
 from desk.errors import ValidationError
-from desk.fees.engine import Quote, QuoteRequest, price
+from desk.fees.engine import Quote, QuoteRequest, double_fee_section, price
 from desk.fees.model import FeeSchedule
 from desk.money import format_money, parse_money
 from desk.services.intake import (
@@ -83,6 +83,19 @@ def house_number_note(section: str) -> str:
 
 
 NO_FEES_TEXT = "No fee items for this kind yet: add any that apply below."
+
+
+def work_began_text(municipality_key: str) -> str:
+    """The box's label cites the municipality's own double-fee section; where its ordinance
+    doubles nothing (New Lisbon), the box only records the fact."""
+    section = double_fee_section(municipality_key)
+    return (
+        f"&Work began before permit (double fees, {section})"
+        if section
+        else ("&Work began before permit")
+    )
+
+
 ACRES_NOTE = (
     "over one acre: a full erosion control plan; one acre or less: a plan statement (15.2.8)"
 )

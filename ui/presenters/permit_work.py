@@ -22,6 +22,7 @@ from desk.domain.model import Actor
 from desk.domain.permissions import Permission, allowed
 from desk.domain.readmodels import PermitDetail
 from desk.errors import ValidationError
+from desk.fees.engine import double_fee_section
 from desk.services.intake import LEVELS, kind_form
 from ui.presenters.formatting import EMPTY, format_amount
 from ui.presenters.intake import (
@@ -159,10 +160,13 @@ class PermitWorkPresenter:
 
     def flags(self) -> WorkSection:
         d = self.detail
-        if d.work_began_before_permit and d.emergency:
-            began = "Yes — an emergency, so the fees are not doubled (15.1.21(f))"
+        section = double_fee_section(d.municipality_key)
+        if d.work_began_before_permit and not section:
+            began = "Yes"  # this municipality's ordinance doubles no fee for it
+        elif d.work_began_before_permit and d.emergency:
+            began = f"Yes — an emergency, so the fees are not doubled ({section})"
         elif d.work_began_before_permit:
-            began = "Yes — double fees (15.1.21(f))"
+            began = f"Yes — double fees ({section})"
         else:
             began = "No"
         return WorkSection(

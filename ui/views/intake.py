@@ -72,6 +72,7 @@ from ui.presenters.intake import (
     SqlIntakeSource,
     field_of,
     find_kind,
+    work_began_text,
 )
 from ui.presenters.session import Session
 from ui.views.common import date_edit, from_qdate, to_qdate
@@ -459,7 +460,7 @@ class IntakeWindow(QWidget):
 
         # Flags.
         form.addWidget(_Title("Work begun, emergency", body), next(row), 0, 1, 3)
-        self.work_began_box = QCheckBox("&Work began before permit (double fees, 15.1.21(f))", body)
+        self.work_began_box = QCheckBox(work_began_text(self.session.municipality_key), body)
         self.work_began_box.setObjectName("workBegan")
         self.emergency_box = QCheckBox("E&mergency", body)
         self.emergency_box.setObjectName("emergency")
