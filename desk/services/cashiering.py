@@ -1438,7 +1438,7 @@ def acknowledge_turnover(
         uow.cash.lock(turnover.municipality_id)
         if turnover.acknowledged_on is not None:
             raise RuleViolation(f"Turnover #{turnover_id} is already acknowledged.")
-        if turnover.delivered_by_id == actor.user_id:
+        if _delivered_by(turnover, actor):
             raise RuleViolation(
                 f"You delivered turnover #{turnover_id}; another treasurer acknowledges it."
             )
@@ -1454,6 +1454,24 @@ def acknowledge_turnover(
         turnover.difference = deposited - turnover.cash_delivered
         uow.commit()
         return turnover.difference
+
+
+def _delivered_by(turnover: Turnover, actor: Actor) -> bool:
+    """Who delivered the money does not also receive it: the acknowledgment is a second
+    person's check on the delivery."""
+    return turnover.delivered_by_id == actor.user_id
+
+
+def delivered_by(uow: UnitOfWork, actor: Actor, turnover_id: int) -> bool:
+    """Whether the actor delivered the turnover and so may not acknowledge it, for the form to
+    say so before it is filled in (acknowledge_turnover refuses it all the same)."""
+    with uow:
+        turnover = uow.cash.get(Turnover, turnover_id)
+        if turnover is None:
+            raise NotFound(f"turnover #{turnover_id} does not exist")
+        mine = _delivered_by(turnover, actor)
+        uow.commit()
+        return mine
 
 
 def resolve_turnover_difference(

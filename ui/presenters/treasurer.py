@@ -69,6 +69,8 @@ class TreasuryBackend(Protocol):
 
     def resolve(self, turnover_id: int, resolution: str) -> None: ...
 
+    def delivered_by_me(self, turnover_id: int) -> bool: ...
+
     def transmittal(self, turnover_id: int) -> Transmittal: ...
 
     def reconciliation(self, start: date, end: date) -> Reconciliation: ...
@@ -253,6 +255,10 @@ TURNOVER_COLUMNS = (
 )
 
 
+# Who delivered the money does not acknowledge it (cashiering.acknowledge_turnover).
+SELF_ACKNOWLEDGMENT = "You delivered this turnover; another person (the treasurer) acknowledges it."
+
+
 @dataclass
 class TurnoversPresenter:
     backend: TreasuryBackend
@@ -341,6 +347,16 @@ class TurnoversPresenter:
 
     def turnover(self, turnover_id: int) -> TurnoverRow | None:
         return next((t for t in self.turnovers if t.turnover_id == turnover_id), None)
+
+    def acknowledge_refusal(self, turnover_id: int) -> str:
+        """Why the signed-in user cannot acknowledge the turnover, said before the form is
+        filled in; '' when they can. The service refuses it again on submit."""
+        t = self.turnover(turnover_id)
+        if t is None or t.acknowledged_on is not None:
+            return ""
+        if self.backend.delivered_by_me(turnover_id):
+            return SELF_ACKNOWLEDGMENT
+        return ""
 
     def acknowledge(self, turnover_id: int, on: date, reference: str, deposited_text: str) -> str:
         deposited = parse_money(deposited_text, "amount deposited")
@@ -654,6 +670,9 @@ class SqlTreasury:
         cashiering.resolve_turnover_difference(
             self._uow(), self.clock, self.session.actor, turnover_id, resolution
         )
+
+    def delivered_by_me(self, turnover_id: int) -> bool:
+        return cashiering.delivered_by(self._uow(), self.session.actor, turnover_id)
 
     def transmittal(self, turnover_id: int) -> Transmittal:
         return cashiering.transmittal(self._uow(), turnover_id)

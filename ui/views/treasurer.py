@@ -444,6 +444,12 @@ class TurnoversPage(QWidget):
         self.ack_button.setObjectName("acknowledgeTurnover")
         self.ack_button.clicked.connect(self.acknowledge_selected)
         _gate(self.ack_button, actor, Permission.ACKNOWLEDGE_TURNOVER)
+        # Who delivered the chosen turnover is told so here, before any form is filled in.
+        self.ack_note = _note(self, "acknowledgeRefusal")
+        self.ack_note.setVisible(False)
+        selection = self.turnovers.selectionModel()
+        assert selection is not None
+        selection.currentRowChanged.connect(lambda *_a: self.refresh_acknowledge())
         self.resolve_button = QPushButton("Re&solve difference…", self)
         self.resolve_button.clicked.connect(self.resolve_selected)
         _gate(self.resolve_button, actor, Permission.ACKNOWLEDGE_TURNOVER)
@@ -467,6 +473,7 @@ class TurnoversPage(QWidget):
         layout.addLayout(make)
         layout.addSpacing(8)
         layout.addLayout(buttons)
+        layout.addWidget(self.ack_note)
         layout.addWidget(self.turnovers, 1)
         layout.addWidget(self.message)
 
@@ -478,6 +485,7 @@ class TurnoversPage(QWidget):
         if self.turnovers_model.rowCount():
             self.turnovers.selectRow(0)
         self.refresh_summary()
+        self.refresh_acknowledge()
 
     def refresh_summary(self) -> None:
         p = self.presenter
@@ -487,6 +495,23 @@ class TurnoversPage(QWidget):
             self.summary.setText(p.summary)
         if allowed(self.view.session.actor, Permission.DELIVER_TURNOVER):
             self.create_button.setEnabled(bool(p.selected) or bool(p.deductions.total))
+
+    def refresh_acknowledge(self) -> None:
+        """Acknowledge follows the chosen turnover: disabled, with the sentence saying why, when
+        the signed-in user delivered it."""
+        if not allowed(self.view.session.actor, Permission.ACKNOWLEDGE_TURNOVER):
+            return  # gated already, with its own reason
+        turnover_id = self.selected_turnover()
+        try:
+            refusal = (
+                self.presenter.acknowledge_refusal(turnover_id) if turnover_id is not None else ""
+            )
+        except DeskError as e:
+            refusal = str(e)
+        self.ack_note.setText(refusal)
+        self.ack_note.setVisible(bool(refusal))
+        self.ack_button.setEnabled(not refusal)
+        self.ack_button.setToolTip(refusal)
 
     def _toggle_row(self, row: int) -> None:
         index = self.closes_model.index(row, 0)
@@ -504,6 +529,7 @@ class TurnoversPage(QWidget):
         self.turnovers_model.reload()
         self.turnovers.selectRow(0)
         self.refresh_summary()
+        self.refresh_acknowledge()
         self.message.setText(
             f"Turnover #{turnover_id} is delivered; the treasurer acknowledges it with the date "
             "and the bank deposit reference."
@@ -545,12 +571,23 @@ class TurnoversPage(QWidget):
         dialog.action = lambda: self.presenter.acknowledge(
             turnover_id, from_qdate(on.date()), reference.text(), deposited.text()
         )
+        refusal = self.presenter.acknowledge_refusal(turnover_id)
+        if refusal:
+            # Said up front: the service would refuse the filled-in form anyway.
+            dialog.error_label.setText(refusal)
+            dialog.error_label.setVisible(True)
+            for widget in (on, reference, deposited, dialog.ok_button):
+                widget.setEnabled(False)
         return dialog
 
     def acknowledge_selected(self) -> bool:
         turnover_id = self.selected_turnover()
         if turnover_id is None:
             dialogs.warn(self, "Acknowledge turnover", "Choose a turnover.")
+            return False
+        refusal = self.presenter.acknowledge_refusal(turnover_id)
+        if refusal:
+            self.message.setText(refusal)
             return False
         dialog = self.acknowledge_dialog(turnover_id)
         if dialog is None or not run_dialog(dialog):
@@ -591,6 +628,7 @@ class TurnoversPage(QWidget):
     def _after(self, message: str) -> None:
         self.turnovers_model.reload()
         self.turnovers.selectRow(0)
+        self.refresh_acknowledge()
         self.message.setText(message)
         self.view.changed()
 
