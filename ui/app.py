@@ -59,8 +59,13 @@ def application() -> QApplication:
     QCoreApplication.setOrganizationName(ORGANIZATION)
     QCoreApplication.setApplicationName(APPLICATION)
     app.setApplicationDisplayName(APP_TITLE)
-    app.setStyle("Fusion")  # the same calm look on Windows and Linux; the stylesheet adds colour
-    app.setStyleSheet(stylesheet())
+    # The same calm look on Windows and Linux; the stylesheet adds colour. Set only when it
+    # changes: setting either again re-polishes every widget that exists.
+    if app.style().name().lower() != "fusion":
+        app.setStyle("Fusion")
+    sheet = stylesheet()
+    if app.styleSheet() != sheet:
+        app.setStyleSheet(sheet)
     return app
 
 
