@@ -3,6 +3,7 @@ Act 211 filings due with the state."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date
 
 from sqlalchemy import Connection, func, literal, select, union_all
@@ -10,11 +11,11 @@ from sqlalchemy import Connection, func, literal, select, union_all
 from db import schema
 from db.cash_queries import permit_label, permit_money
 from db.report_queries import act211_report
-from db.surety_queries import deposit_lines
 from desk.domain.attention import Item
 from desk.domain.enums import PermitStatus
 from desk.domain.reports import FilingState, previous_month
 from desk.money import format_money
+from desk.services.sureties import DepositLine
 
 p, lst = schema.permit, schema.permit_listing
 
@@ -91,8 +92,9 @@ def unpaid_balances(conn: Connection, municipality_id: int) -> list[Item]:
     return [item for _, item in sorted(out, key=lambda x: (-x[0], x[1].what))]
 
 
-def deposits_awaiting_receipt(conn: Connection, municipality_id: int, today: date) -> list[Item]:
-    """Street deposits required of a permit and not yet paid (15.1.43)."""
+def deposits_awaiting_receipt(lines: Sequence[DepositLine]) -> list[Item]:
+    """Street deposits required of a permit and not yet paid (15.1.43), from the register's
+    lines (surety_queries.deposit_lines, read once for the home's two deposit lists)."""
     return [
         Item(
             permit_what(line.permit_number, line.permit_id, line.address),
@@ -100,7 +102,7 @@ def deposits_awaiting_receipt(conn: Connection, municipality_id: int, today: dat
             " not yet paid (15.1.43)",
             permit_id=line.permit_id,
         )
-        for line in deposit_lines(conn, municipality_id, today)
+        for line in lines
         if line.status is None
     ]
 

@@ -3,6 +3,7 @@ acknowledged, street deposits due back, checks the bank returned that nobody has
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date
 
 from sqlalchemy import Connection, func, select
@@ -10,11 +11,10 @@ from sqlalchemy import Connection, func, select
 from db import schema
 from db.attention.counter import permit_what
 from db.cash_queries import permit_money, turnovers
-from db.surety_queries import deposit_lines
 from desk.domain.attention import TREASURER, Item
 from desk.domain.cashiering import ReversalKind
 from desk.money import format_money
-from desk.services.sureties import in_queue
+from desk.services.sureties import DepositLine, in_queue
 
 pay, rev, alloc = schema.payment, schema.payment_reversal, schema.payment_allocation
 p, lst = schema.permit, schema.permit_listing
@@ -57,8 +57,9 @@ def turnovers_to_acknowledge(conn: Connection, municipality_id: int) -> list[Ite
     ]
 
 
-def deposits_refundable(conn: Connection, municipality_id: int, today: date) -> list[Item]:
-    """Street deposits whose 180 days after completion have passed (15.1.43)."""
+def deposits_refundable(lines: Sequence[DepositLine], today: date) -> list[Item]:
+    """Street deposits whose 180 days after completion have passed (15.1.43), from the
+    register's lines (surety_queries.deposit_lines)."""
     return [
         Item(
             permit_what(line.permit_number, line.permit_id, line.address),
@@ -68,7 +69,7 @@ def deposits_refundable(conn: Connection, municipality_id: int, today: date) -> 
             else f"{format_money(line.amount)} to {line.payee or line.depositor} (15.1.43)",
             permit_id=line.permit_id,
         )
-        for line in deposit_lines(conn, municipality_id, today)
+        for line in lines
         if in_queue(line, "eligible", today)
     ]
 

@@ -17,6 +17,9 @@ BONDS = "Bonds & Insurance"
 REPORTS = "Reports"
 DEPOSITS = "Deposits"
 CASHIER = "Cashier"
+INSPECTIONS = "Inspections"
+DEADLINES = "Deadlines"
+PERMITS = "Permits"
 
 
 @dataclass(frozen=True)

@@ -298,12 +298,17 @@ def authenticate(uow: UnitOfWork, username: str, password: str) -> Actor:
     """The actor for a user name and password, writing nothing (scripts and tests); a person
     at a workstation signs in with sign_in, which counts wrong passwords."""
     with uow:
-        user = uow.users.by_username(username.strip())
-        if user is None or not user.active or user.system or user.locked_at is not None:
-            raise AuthenticationFailed(WRONG)
-        if not _verifies(user, password):
-            raise AuthenticationFailed(WRONG)
-        return actor_of(user)
+        return actor_of(_checked_user(uow, username, password))
+
+
+def _checked_user(uow: UnitOfWork, username: str, password: str) -> User:
+    """The user a name and password stand for, inside an open unit of work; nothing written."""
+    user = uow.users.by_username(username.strip())
+    if user is None or not user.active or user.system or user.locked_at is not None:
+        raise AuthenticationFailed(WRONG)
+    if not _verifies(user, password):
+        raise AuthenticationFailed(WRONG)
+    return user
 
 
 # Verified against when the user name is unknown, so that an unknown name takes as long to
@@ -319,10 +324,9 @@ def sign_in(uow: UnitOfWork, clock: Clock, username: str, password: str) -> Sign
     there, and a first password is changed in the working register, not in its copy."""
     now = clock.now()
     if uow.read_only:
-        actor = authenticate(uow, username, password)
         with uow:
-            user = uow.users.get(actor.user_id)
-            return SignIn(actor, user.full_name if user is not None else "", False)
+            found = _checked_user(uow, username, password)
+            return SignIn(actor_of(found), found.full_name, False)
     with uow:
         user = uow.users.by_username(username.strip(), lock=True)
         if user is None or user.system or not user.active:

@@ -10,6 +10,7 @@ from sqlalchemy import Connection
 
 from db.attention import counter, field, treasury
 from db.database import Database
+from db.surety_queries import deposit_lines
 from desk.clock import Clock
 from desk.domain import attention as a
 from desk.domain.attention import Group, Item
@@ -44,6 +45,10 @@ class HomePresenter:
         keys = self.keys
         with self.database.read() as conn:
             items: dict[str, list[Item]] = {}
+            if {"deposits_awaiting_receipt", "refundable"} & set(keys):
+                lines = deposit_lines(conn, mid, today)  # once for both deposit lists
+                items["deposits_awaiting_receipt"] = counter.deposits_awaiting_receipt(lines)
+                items["refundable"] = treasury.deposits_refundable(lines, today)
             for key in keys:
                 found = self._items(key, conn, mid, today)
                 if found is not None:
@@ -123,13 +128,11 @@ class HomePresenter:
 
 _QUERIES: dict[str, Callable[[Connection, int, date], list[Item]]] = {
     "unpaid": lambda conn, mid, _today: counter.unpaid_balances(conn, mid),
-    "deposits_awaiting_receipt": counter.deposits_awaiting_receipt,
     "act211": counter.act211_filings,
     "orders_past_due": field.orders_past_due,
     "stop_work": lambda conn, mid, _today: field.stop_work_in_force(conn, mid),
     "drawers_open": treasury.drawers_open,
     "turnovers": lambda conn, mid, _today: treasury.turnovers_to_acknowledge(conn, mid),
-    "refundable": treasury.deposits_refundable,
     "returned_checks": lambda conn, mid, _today: treasury.returned_checks_open(conn, mid),
 }
 # Where each group's whole list lives in the window.
@@ -143,11 +146,11 @@ _SECTIONS = {
     "expiring": a.BONDS,
     "reports_due": a.REPORTS,
     "act211": a.REPORTS,
-    "inspections_today": "Inspections",
-    "orders_past_due": "Inspections",
-    "lapsing": "Deadlines",
-    "ready_to_issue": "Permits",
-    "ready_for_inspector": "Permits",
-    "missing_checklist": "Permits",
-    "stop_work": "Permits",
+    "inspections_today": a.INSPECTIONS,
+    "orders_past_due": a.INSPECTIONS,
+    "lapsing": a.DEADLINES,
+    "ready_to_issue": a.PERMITS,
+    "ready_for_inspector": a.PERMITS,
+    "missing_checklist": a.PERMITS,
+    "stop_work": a.PERMITS,
 }
