@@ -71,7 +71,7 @@ from desk.domain.cashiering import (
     split_oldest_first,
     unpaid_message,
 )
-from desk.domain.duplicates import gl_account_exists
+from desk.domain.duplicates import check_already_receipted, gl_account_exists, refund_check_used
 from desk.domain.enums import PermitClass, WorkClass
 from desk.domain.inspections import sequences_for
 from desk.domain.kinds import kind_by_code
@@ -521,6 +521,8 @@ def take_payment(
                 f"The drawer {drawer} is already closed for {today:%B} {today.day}, {today.year}; "
                 "take the payment in another drawer."
             )
+        assert muni.id is not None
+        _check_not_receipted(uow, muni.id, tender)
         permits: dict[int, Permit] = {}
         due: dict[int, Decimal] = {}
         labels: dict[int, str] = {}
@@ -1024,6 +1026,37 @@ def _check_refund_check(number: str, day: date | None) -> str:
     return number.strip()
 
 
+def _refund_check_unused(uow: UnitOfWork, municipality_id: int, number: str) -> None:
+    """The treasurer's checks are numbered once each: a number already written is a typo or a
+    refund entered twice."""
+    used = uow.cash.find(Refund, municipality_id=municipality_id, check_number=number)
+    if used:
+        raise refund_check_used(used[0])
+
+
+def _check_not_receipted(uow: UnitOfWork, municipality_id: int, tender: Tender) -> None:
+    """The same check (number, drawer and bank) on a receipt not reversed: entered twice. A
+    check returned unpaid or a voided receipt may be receipted again."""
+    if tender.method not in (PaymentMethod.CHECK, PaymentMethod.MONEY_ORDER):
+        return
+    if not tender.check_number:
+        return
+
+    def fold(text: str) -> str:
+        return " ".join(text.casefold().split())
+
+    for p in uow.cash.find(
+        Payment, municipality_id=municipality_id, check_number=tender.check_number
+    ):
+        if (
+            p.method is tender.method
+            and fold(p.check_drawer) == fold(tender.check_drawer)
+            and fold(p.check_bank) == fold(tender.check_bank)
+            and not uow.cash.find(PaymentReversal, payment_id=p.id)
+        ):
+            raise check_already_receipted(p)
+
+
 def refund(uow: UnitOfWork, clock: Clock, actor: Actor, r: RefundInput) -> RefundResult:
     """Refund a permit's fees as far as the ordinance's rule allows (RuleViolation says why
     not), recording the treasurer's check. The refunded fees are no longer charged (adjusting
@@ -1050,6 +1083,7 @@ def refund(uow: UnitOfWork, clock: Clock, actor: Actor, r: RefundInput) -> Refun
             lines = split_newest_first(
                 decision.amount, buckets, lambda b: ZERO if b.purpose in kept else b.paid
             )
+        _refund_check_unused(uow, permit.municipality_id, check_number)
         payer = r.payer_name.strip() or _last_payer(uow, r.permit_id)
         row = Refund(
             municipality_id=permit.municipality_id,
@@ -1137,6 +1171,7 @@ def _refund_out_of(
     entry taking the money out of `account`. The caller writes what else goes with it and
     commits."""
     assert account.id is not None
+    _refund_check_unused(uow, account.municipality_id, check_number)
     today, now = clock.today(), clock.now()
     row = Refund(
         municipality_id=account.municipality_id,

@@ -34,7 +34,7 @@ from desk.domain.cashiering import (
 from desk.domain.enums import PartyKind, PartyRole
 from desk.domain.inspections import Result
 from desk.domain.model import Party
-from desk.errors import PermissionDenied, RuleViolation, ValidationError
+from desk.errors import DuplicateRecord, PermissionDenied, RuleViolation, ValidationError
 from desk.fees.engine import QuoteItem, QuoteRequest
 from desk.services import cashiering as cash
 from desk.services import fees, permits
@@ -56,6 +56,7 @@ class Office:
     reg: Register
     house: int  # the new dwelling, $439.00
     reroof: int  # a reroof, $140.00
+    checks: int = 1042  # the payer's checkbook: each check receipted once
 
     @property
     def uow(self) -> Any:
@@ -73,8 +74,9 @@ class Office:
     ) -> cash.PaymentResult:
         total = D(amount) if amount else sum((D(a) for _, a in allocations), D(0))
         if method is PaymentMethod.CHECK:
+            self.checks += 1
             tender = {
-                "check_number": "1042",
+                "check_number": str(self.checks - 1),
                 "check_drawer": payer,
                 "check_bank": "Associated Bank",
             } | tender
@@ -394,6 +396,60 @@ def test_a_fee_lowered_after_payment_is_an_overpayment_the_treasurer_refunds(
     )
     assert (r.amount, r.reason) == (D("70.00"), "$70.00 was paid beyond the fees charged.")
     assert office.due(office.reroof) == 0
+
+
+def test_the_same_check_receipted_twice_is_refused_naming_its_receipt_until_voided(
+    office: Office,
+) -> None:
+    first = office.pay((office.reroof, "40.00"), check_number="2210")
+    same = {"check_number": "2210", "check_bank": " associated  BANK "}
+    with pytest.raises(DuplicateRecord) as e:
+        office.pay((office.reroof, "40.00"), **same)
+    assert e.value.field == "check number"
+    assert e.value.existing_id == first.payment_id
+    assert str(e.value) == (
+        "check number: Check 2210 from Badger State Builders LLC is already on receipt "
+        f"{first.receipt_number} of March 2, 2026."
+    )
+    # Another payer's checkbook may have the same number.
+    office.pay((office.reroof, "40.00"), check_number="2210", payer="Anna Schmidt")
+    # A voided receipt's check may be receipted again (typed on the wrong permit).
+    cash.void_payment(office.uow, office.clock, office.reg.clerk, first.payment_id, "wrong permit")
+    office.pay((office.house, "40.00"), **same)
+    assert office.due(office.reroof) == D("100.00")  # $140.00 less Anna Schmidt's $40.00
+
+
+def test_a_refund_check_number_already_written_is_refused(office: Office) -> None:
+    office.pay((office.reroof, "140.00"))
+    office.pay((office.house, "439.00"))
+    for pid in (office.reroof, office.house):
+        cash.adjust_fee(
+            office.uow,
+            office.clock,
+            office.reg.inspector,
+            pid,
+            "RES-OTHER" if pid == office.reroof else "RES-NEW",
+            D("-10.00"),
+            "typo",
+        )
+    cash.refund(
+        office.uow,
+        office.clock,
+        office.reg.treasurer,
+        cash.RefundInput(office.reroof, RefundGround.OVERPAYMENT, "20455", office.clock.today()),
+    )
+    with pytest.raises(DuplicateRecord) as e:
+        cash.refund(
+            office.uow,
+            office.clock,
+            office.reg.treasurer,
+            cash.RefundInput(office.house, RefundGround.OVERPAYMENT, "20455", office.clock.today()),
+        )
+    assert str(e.value) == (
+        "check number: Refund check 20455 was already written on March 2, 2026 "
+        "(to Badger State Builders LLC)."
+    )
+    assert office.due(office.house) == D("-10.00")  # nothing was refunded
 
 
 def _issue(office: Office, permit_id: int) -> None:
@@ -863,6 +919,7 @@ def test_the_reconciliation_balances_after_any_sequence_of_money_events(
     model = {"receipts": D("240.00"), "voids": D(0), "nsf": D(0), "refunds": D(0)}
     amount_of = {first.payment_id: D("140.00"), second.payment_id: D("100.00")}
     turnovers: list[int] = []
+    checks = 9000  # the treasurer's refund checks, each number written once
     for op in ops:
         try:
             if op[0] == "pay":
@@ -878,7 +935,9 @@ def test_the_reconciliation_balances_after_any_sequence_of_money_events(
                     total += extra
                 if total <= 0:
                     continue
-                kw = {"check_number": "MO-88"} if method is PaymentMethod.MONEY_ORDER else {}
+                kw = {}
+                if method is PaymentMethod.MONEY_ORDER:
+                    kw = {"check_number": f"MO-{len(payments)}"}
                 res = office.pay(
                     *allocations,
                     amount=str(total),
@@ -914,8 +973,12 @@ def test_the_reconciliation_balances_after_any_sequence_of_money_events(
                 ground = RefundGround.OVERPAYMENT
                 if cash.permit_balance(uow, clock, pid).due >= 0:
                     ground = RefundGround.WITHDRAWN
+                checks += 1
                 r = cash.refund(
-                    uow, clock, reg.treasurer, cash.RefundInput(pid, ground, "9001", clock.today())
+                    uow,
+                    clock,
+                    reg.treasurer,
+                    cash.RefundInput(pid, ground, str(checks), clock.today()),
                 )
                 model["refunds"] += r.amount
             elif op[0] == "credit_refund":
@@ -929,7 +992,7 @@ def test_the_reconciliation_balances_after_any_sequence_of_money_events(
                     None,
                     "Prop Tester",
                     amount,
-                    "9002",
+                    str(checks := checks + 1),
                     clock.today(),
                 )
                 model["refunds"] += amount
