@@ -1806,12 +1806,15 @@ def fee_request(
     form = _kind_form(municipality, code)
     if form is None:
         return None
+    # Full years since the street's final paving (New Lisbon §435-7 surcharge).
+    age = Decimal(rng.randint(0, 14)) if form.has("pavement_age") else None
     values = WorkValues(
         valuation=work.valuation,
         areas=work.areas,
         dwelling_units=max(work.dwelling_units, 1),
         fee_amount=uniform_fee_amount(code, work.valuation),
         occupancy=occupancy_for(work.description),
+        pavement_age_years=age,
     )
     try:
         items = list(derived_items(form, values))
@@ -1820,12 +1823,11 @@ def fee_request(
     items += [QuoteItem(c, quantity=q) for c, q in EXTRA_ITEMS.get(code, ())]
     if municipality == "new_lisbon":
         items = [
-            QuoteItem(i.code, amount=NL_ENTERED[i.code]) if i.code in NL_ENTERED else i
+            QuoteItem(i.code, amount=NL_ENTERED[i.code], pavement_age_years=age)
+            if i.code in NL_ENTERED
+            else i
             for i in items
         ]
-        if code == "STREET-OPENING":
-            age = Decimal(rng.randint(0, 14))  # full years since the street's final paving
-            items.append(QuoteItem(code, amount=NL_ENTERED[code], pavement_age_years=age))
     return QuoteRequest(items=tuple(items)) if items else None
 
 

@@ -59,6 +59,7 @@ WORK_FIELDS = (
     "occupancy",
     "construction_type",
     "fee_amount",
+    "pavement_age",  # New Lisbon §435-7 surcharge: full years since the final paving
     "sbd",
 )
 SOURCES = ("floor_area", "valuation", "dwelling_units", "fee_amount")
@@ -185,6 +186,7 @@ class WorkValues:
     dwelling_units: int = 0
     fee_amount: Decimal | None = None
     occupancy: str = ""
+    pavement_age_years: Decimal | None = None  # §435-7: only the items with the surcharge read it
 
     @property
     def floor_area(self) -> int:
@@ -218,6 +220,7 @@ def derived_items(form: KindForm, work: WorkValues) -> tuple[QuoteItem, ...]:
                 code=code,
                 quantity=_source(work, rule.quantity) if rule.quantity else None,
                 amount=_source(work, rule.amount) if rule.amount else None,
+                pavement_age_years=work.pavement_age_years,
             )
         )
     return tuple(out)

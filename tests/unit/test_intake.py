@@ -22,7 +22,7 @@ from desk.services.intake import (
     kind_form,
     roles_for,
 )
-from ui.presenters.intake import IntakePresenter
+from ui.presenters.intake import IntakePresenter, field_of
 
 D = Decimal
 DAY = date(2026, 3, 2)
@@ -250,3 +250,46 @@ def test_the_application_stores_the_counted_floor_area_and_the_levels() -> None:
     assert a.areas == {"basement_unfinished": 1400, "first": 1400, "second": 1000}
     assert a.valuation == D("412500.00") and a.dwelling_units == 1
     assert a.applied_on == DAY
+
+
+def test_a_new_lisbon_street_opening_lists_its_435_7_fee_up_front_and_says_where_it_is_set() -> (
+    None
+):
+    p = IntakePresenter(1, "new_lisbon", shipped_schedule("new_lisbon"), FakeSource(), DAY)
+    p.set_kind("STREET-OPENING")
+    assert p.shows("pavement_age")
+    p.set_value("pavement_age", "3")
+    p.recalculate()
+    # The council has set no fee yet (§435-7 "as set by the Common Council").
+    assert p.empty_fees_text == ""
+    assert "the council has not set this fee yet" in p.fee_error
+    assert "Administration → Fee schedules" in p.fee_error
+    assert "15.1.21" not in p.fee_error
+
+
+def test_the_paving_age_prices_the_435_7_surcharge_and_a_missing_age_is_asked_for() -> None:
+    from dataclasses import replace
+
+    schedule = shipped_schedule("new_lisbon")
+    version = schedule.versions[0]
+    items = tuple(
+        replace(i, council_value=D("50.00")) if i.code == "STREET-OPENING" else i
+        for i in version.items
+    )
+    set_schedule = replace(schedule, versions=(replace(version, items=items),))
+    p = IntakePresenter(1, "new_lisbon", set_schedule, FakeSource(), DAY)
+    p.set_kind("STREET-OPENING")
+    p.recalculate()
+    assert "enter the age of the final paving" in p.fee_error
+    assert field_of(ValidationError("STREET-OPENING.pavement_age_years", "x")) == "pavement_age"
+    p.set_value("pavement_age", "2")  # 2 full years: 3 × the fee
+    p.recalculate()
+    assert p.quote is not None
+    assert [(line.code, line.amount) for line in p.quote.lines] == [
+        ("STREET-OPENING", D("50.00")),
+        ("STREET-OPENING-SURCHARGE", D("150.00")),
+    ]
+    p.set_value("pavement_age", "two")
+    with pytest.raises(ValidationError) as e:
+        p.work()
+    assert field_of(e.value) == "pavement_age"

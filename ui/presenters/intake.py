@@ -61,6 +61,8 @@ VALUATION = "valuation"
 DWELLING_UNITS = "dwelling_units"
 STORIES = "stories"
 VOLUME = "volume"
+PAVEMENT_AGE = "pavement_age"
+PAVEMENT_AGE_FIELD = "age of the final paving"
 OCCUPANCY = "occupancy"
 CONSTRUCTION_TYPE = "construction_type"
 ACRES = "disturbed_acres"
@@ -461,7 +463,18 @@ class IntakePresenter:
             else 0,
             fee_amount=fee_amount,
             occupancy=self.value(OCCUPANCY) if show(OCCUPANCY) else "",
+            pavement_age_years=self.pavement_age(),
         )
+
+    def pavement_age(self) -> Decimal | None:
+        """Full years since the final paving (§435-7 surcharge); None when not entered, which
+        the fee engine answers by asking for it."""
+        if not self.shows(PAVEMENT_AGE):
+            return None
+        age = parse_optional_count(
+            self.value(PAVEMENT_AGE), PAVEMENT_AGE_FIELD, "a number of years"
+        )
+        return None if age is None else Decimal(age)
 
     def work_details(self) -> dict[str, str]:
         """The SBD-5823 answers given, by form key (one- and two-family dwellings only), and
@@ -692,6 +705,8 @@ def field_of(error: ValidationError) -> str:
         return words[name]
     if name in (DESCRIPTION, VALUATION, PARCEL, OCCUPANCY, FEE_AMOUNT, STORIES, VOLUME, "kind"):
         return name
+    if name == PAVEMENT_AGE_FIELD or name.endswith(".pavement_age_years"):
+        return PAVEMENT_AGE
     for role in PartyRole:
         if name == role.label:
             return role.value

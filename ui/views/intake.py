@@ -62,6 +62,7 @@ from ui.presenters.intake import (
     OWNERSHIP_HINT,
     OWNERSHIP_TEXT,
     PARCEL,
+    PAVEMENT_AGE,
     SBD_FIELDS,
     STORIES,
     VALUATION,
@@ -399,6 +400,8 @@ class IntakeWindow(QWidget):
         self.fee_amount_label_widget.setBuddy(fee_amount)
         form.addWidget(self._error(FEE_AMOUNT), next(row), 1, 1, 2)
         self.rows[FEE_AMOUNT] = [self.fee_amount_label_widget, fee_amount]
+        paving = self._line(PAVEMENT_AGE, "Age of the final paving in full years", "full years")
+        add("Final paving ag&e (years)", paving, PAVEMENT_AGE)
 
         # SBD-5823, collapsible.
         self.sbd_toggle = QToolButton(body)
@@ -614,6 +617,7 @@ class IntakeWindow(QWidget):
         chain += [self.edits[DWELLING_UNITS], self.edits[STORIES], self.edits[VOLUME]]
         chain += [self.edits[ACRES]]
         chain += [self.occupancy_combo, self.construction_combo, self.edits[FEE_AMOUNT]]
+        chain += [self.edits[PAVEMENT_AGE]]
         chain += [self.sbd_toggle, *self.sbd_widgets, self.ownership_box]
         chain += [self.work_began_box, self.emergency_box, self.item_combo]
         chain += [self.item_edits[k] for k in FIELD_KEYS]
