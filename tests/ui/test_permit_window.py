@@ -111,8 +111,8 @@ def test_the_history_tab_lists_the_issue_one_row_per_changed_field(
     rows = history_cells(history)
     header = [history.model.headerData(c, Qt.Orientation.Horizontal) for c in range(6)]
     assert header == ["When", "Who", "What", "Field", "Old", "New"]
-    # Newest first: the issue, by the administrator, at 3:00 PM UTC shown in local time.
-    assert rows[0][1:] == ("admin", "Permit issued", "Number", "", ISSUED_NUMBER)
+    # Newest first: the issue, by the administrator (by full name), at 3:00 PM UTC local time.
+    assert rows[0][1:] == ("Alex Administrator", "Permit issued", "Number", "", ISSUED_NUMBER)
     assert ("", "", "", "Status", "Applied", "Issued") in rows
     assert ("", "", "", "Issued on", "", "03/02/2026") in rows
     assert ("", "", "", "Issued by", "", "Alex Administrator") in rows
@@ -159,7 +159,7 @@ def test_a_change_made_elsewhere_shows_after_a_refresh(
     assert isinstance(history, HistoryTab)
     first = history_cells(history)[0]
     assert first[1:] == (
-        "carol",
+        "Carol Clerk",
         "Permit changed",
         "Description",
         "Tear-off and reroof, 32 squares",

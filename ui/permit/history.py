@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QCheckBox,
     QLabel,
     QStackedWidget,
     QVBoxLayout,
@@ -12,11 +13,11 @@ from PySide6.QtWidgets import (
 from sqlalchemy import Connection
 
 from db import queries
-from db.queries import history_references
+from db.audit_queries import history_lookup
 from desk.domain.readmodels import PermitDetail
 from ui.models.history import HistoryTableModel
 from ui.permit.base import PermitContext, PermitTab
-from ui.presenters.history import HistoryPresenter
+from ui.presenters.history import ACCOUNTING_TOGGLE, HistoryPresenter
 from ui.views.common import read_only_table
 
 _MAX_COLUMN_CHARS = 40  # a long old value does not push New out of sight
@@ -29,6 +30,13 @@ class HistoryTab(PermitTab):
     def __init__(self, context: PermitContext, parent: QWidget | None = None) -> None:
         super().__init__(context, parent)
         self.presenter: HistoryPresenter | None = None
+        self.can_show_accounting = HistoryPresenter.accounting_allowed(context.session.actor)
+        # The treasurer's view of the ledger rows; a clerk never sees the box.
+        self.accounting = QCheckBox(ACCOUNTING_TOGGLE, self)
+        self.accounting.setObjectName("showAccounting")
+        self.accounting.setVisible(self.can_show_accounting)
+        self.accounting.setEnabled(self.can_show_accounting)
+        self.accounting.toggled.connect(self._show_accounting)
         self.model = HistoryTableModel(None, self)
         self.table = read_only_table(self, "historyTable", self.model)
         self.table.horizontalHeader().setStretchLastSection(True)
@@ -44,13 +52,27 @@ class HistoryTab(PermitTab):
         self.pages.addWidget(self.empty_label)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 12, 12, 12)
+        layout.addWidget(self.accounting)
         layout.addWidget(self.pages)
 
     def load(self, conn: Connection, detail: PermitDetail) -> None:
         entries = queries.permit_history(conn, detail.id)
         self.presenter = HistoryPresenter(
-            entries, detail.municipality_key, references=history_references(conn, entries)
+            entries,
+            detail.municipality_key,
+            lookup=history_lookup(conn, entries),
+            can_show_accounting=self.can_show_accounting,
+            show_accounting=self.accounting.isChecked(),
         )
+        self._show_rows()
+
+    def _show_accounting(self, on: bool) -> None:
+        if self.presenter is not None:
+            self.presenter.set_show_accounting(on)
+            self._show_rows()
+
+    def _show_rows(self) -> None:
+        assert self.presenter is not None
         self.model.set_presenter(self.presenter)
         # A permit's history is short: size the columns to what they hold; New takes the rest.
         header = self.table.horizontalHeader()
