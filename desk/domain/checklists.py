@@ -12,15 +12,24 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
+from decimal import Decimal
 from enum import Enum, StrEnum
 from functools import cache
 from importlib import resources
 from typing import Any
 
-from desk.domain.conditions import Condition, ConditionError, Facts, Value, parse_condition
+from desk.dates import short_date
+from desk.domain.conditions import (
+    Condition,
+    ConditionError,
+    Facts,
+    Value,
+    describe,
+    parse_condition,
+)
 from desk.domain.kinds import kinds_for
 from desk.errors import PermissionDenied, RuleViolation, ValidationError
 
@@ -95,6 +104,122 @@ def permit_facts(permit: Any, extra: Mapping[str, Value] | None = None) -> dict[
     if extra:
         facts.update({k: v for k, v in extra.items() if v is not None})
     return facts
+
+
+# --- conditions in words ---------------------------------------------------------------------
+# A user never reads a required_when expression: each comparison is said in words, and anything
+# without words falls back to a general sentence (see why_required).
+
+
+def _number(value: Decimal) -> str:
+    return f"{value:,.0f}" if value == value.to_integral_value() else f"{value.normalize():,}"
+
+
+def _money(value: Decimal) -> str:
+    return f"${_number(value)}" if value == value.to_integral_value() else f"${value:,.2f}"
+
+
+def _units(one: str, many: str) -> Callable[[Decimal], str]:
+    return lambda value: f"{_number(value)} {one if value == 1 else many}"
+
+
+# Numeric facts: what they are called, and how a figure of theirs reads.
+_QUANTITIES: dict[str, tuple[str, Callable[[Decimal], str]]] = {
+    "valuation": ("the valuation", _money),
+    "dwelling_units": ("the number of dwelling units", _number),
+    "floor_area_sqft": ("the floor area", _units("square foot", "square feet")),
+    "volume_cuft": ("the total volume", _units("cubic foot", "cubic feet")),
+    "disturbed_acres": ("the land disturbed", _units("acre", "acres")),
+    "stories": ("the number of stories", _number),
+}
+# Counts: "more than 0" reads "at least one".
+_COUNTS = {"dwelling_units": "dwelling unit", "stories": "story"}
+_COMPARED = {
+    ">": "more than {}",
+    ">=": "{} or more",
+    "<": "less than {}",
+    "<=": "{} or less",
+    "==": "{}",
+    "!=": "not {}",
+}
+# Yes/no facts: (when true, when false).
+_FLAGS: dict[str, tuple[str, str]] = {
+    "one_two_family": (
+        "the building is a one- or two-family dwelling",
+        "the building is not a one- or two-family dwelling",
+    ),
+    "kitchen_remodel": (
+        "the work remodels a dwelling unit's kitchen",
+        "the work does not remodel a dwelling unit's kitchen",
+    ),
+    "emergency": ("the work is emergency work", "the work is not emergency work"),
+}
+_WORK_CLASSES = {
+    "new": "new construction",
+    "addition": "an addition",
+    "alteration": "an alteration",
+    "repair": "a repair",
+    "raze": "razing a building",
+    "move": "moving a building",
+    "other": "other work",
+}
+_PERMIT_CLASSES = ("residential", "commercial", "agricultural")
+
+
+def _kind_label(code: str) -> str | None:
+    for muni in MUNICIPALITIES:
+        for kind in kinds_for(muni):
+            if kind.code == code:
+                return kind.label
+    return None
+
+
+def _phrase(name: str, op: str, value: Value) -> str | None:
+    """One comparison of a required_when in words, or None when there are none for it."""
+    if name in _FLAGS:
+        if value is not True or op not in ("==", "!="):
+            return None
+        return _FLAGS[name][0 if op == "==" else 1]
+    if name in _QUANTITIES:
+        if isinstance(value, bool) or not isinstance(value, int | float | Decimal):
+            return None
+        number = Decimal(str(value))
+        if name in _COUNTS and number == 0 and op in (">", "!=", "==", "<="):
+            some = "at least one" if op in (">", "!=") else "no"
+            return f"the work has {some} {_COUNTS[name]}"
+        subject, figure = _QUANTITIES[name]
+        return f"{subject} is {_COMPARED[op].format(figure(number))}"
+    if not isinstance(value, str) or op not in ("==", "!="):
+        return None
+    is_ = "is" if op == "==" else "is not"
+    if name == "work_class" and value in _WORK_CLASSES:
+        return f"the work {is_} {_WORK_CLASSES[value]}"
+    if name == "permit_class" and value in _PERMIT_CLASSES:
+        return f"the permit {is_} {value}"
+    label = _kind_label(value) if name == "kind" else None
+    return f"the permit kind {is_} {label[:1].lower()}{label[1:]}" if label else None
+
+
+def condition_words(condition: Condition | None) -> str:
+    """The condition as a clause: 'the valuation is $5,000 or more'; "" when there is no
+    condition or no words for it (never the expression)."""
+    if condition is None:
+        return ""
+    return describe(condition, _phrase) or ""
+
+
+def why_required(has_condition: bool, when: str, applies: bool | None) -> str:
+    """The sentence a user reads about a conditional item: 'Required because the valuation is
+    $5,000 or more.'; a general sentence when the condition has no words."""
+    if not has_condition:
+        return ""
+    if applies is True:
+        return f"Required because {when}." if when else "Required for this permit."
+    if applies is False:
+        return f"Not required: only when {when}." if when else "Not required for this permit."
+    if when:
+        return f"Counted as required until the permit records its facts: needed only when {when}."
+    return "Required for this permit until its facts are recorded."
 
 
 def _capitalised(text: str) -> str:
@@ -326,7 +451,14 @@ class Line:
     by_user_id: int | None = None
     at: datetime | None = None
     max_age_years: int | None = None
-    condition: str = ""
+    condition: str = ""  # the template's required_when as written: internal, never shown
+    when: str = ""  # that condition in words ("" when it has none, or no words for it)
+
+    @property
+    def why(self) -> str:
+        """Why the item is (or is not) required, in a sentence; "" for an item every permit of
+        the kind needs."""
+        return why_required(bool(self.condition), self.when, self.applies)
 
     @property
     def required(self) -> bool:
@@ -363,6 +495,7 @@ def lines(
                 at=row.at if row else None,
                 max_age_years=item.max_age_years,
                 condition=item.required_when.text if item.required_when else "",
+                when=condition_words(item.required_when),
             )
         )
     for row in by_code.values():
@@ -423,7 +556,7 @@ def unmet(
         elif line.state is ItemState.RECEIVED and stale(line, issue_date):
             assert line.value_date is not None and line.max_age_years is not None
             out.append(
-                f"{title} dated {line.value_date.isoformat()} is more than "
+                f"{title} dated {short_date(line.value_date)} is more than "
                 f"{_years_text(line.max_age_years)} old ({line.section})"
             )
     return out
@@ -490,11 +623,48 @@ def check_mark(
         if value_date is None:
             raise ValidationError("date", f"enter the date '{line.label}' bears")
         if value_date > today:
-            raise ValidationError("date", f"{value_date.isoformat()} is in the future")
+            raise ValidationError("date", f"{short_date(value_date)} is in the future")
     if state is ItemState.RECEIVED and line.kind is ItemKind.TEXT and not value_text.strip():
         raise ValidationError("note", f"record what was received for '{line.label}'")
     if state is ItemState.NOT_APPLICABLE and line.applies is True and line.condition:
+        because = f"because {line.when}; " if line.when else ""
         raise RuleViolation(
-            f"'{line.label}' is required for this permit ({line.condition}; {line.section}); "
+            f"'{line.label}' is required for this permit ({because}{line.section}); "
             "it can be received or waived by the inspector, not marked not applicable."
         )
+
+
+# --- the checklist of an issued permit ---------------------------------------------------------
+# The checklist records what was on file when the permit was issued (15.1.7(b): the documents
+# filed before a permit issues), so once issued it is locked. The inspector may reopen it with a
+# reason (a late copy, a corrected date); it stays open until the inspector locks it again.
+
+LOCKED = "The checklist of an issued permit is locked; an inspector can reopen it with a reason."
+
+
+@dataclass(eq=False, kw_only=True)
+class ChecklistReopening:
+    """An issued permit's checklist reopened, who, when and why, and when it was locked again
+    (db/orm.py maps it to permit_checklist_reopening: one row per reopening, all kept)."""
+
+    permit_id: int
+    reason: str
+    by_user_id: int | None = None
+    at: datetime | None = None
+    locked_by_id: int | None = None
+    locked_at: datetime | None = None
+    id: int | None = None
+
+
+def open_reopening(reopenings: Iterable[ChecklistReopening]) -> ChecklistReopening | None:
+    """The reopening not locked again yet, if any."""
+    return next((r for r in reopenings if r.locked_at is None), None)
+
+
+def is_locked(issued_on: date | None, reopened: ChecklistReopening | None) -> bool:
+    return issued_on is not None and reopened is None
+
+
+def check_unlocked(issued_on: date | None, reopened: ChecklistReopening | None) -> None:
+    if is_locked(issued_on, reopened):
+        raise RuleViolation(LOCKED)

@@ -259,3 +259,57 @@ def parse_condition(text: str, known: frozenset[str] | None = None) -> Condition
                 f"(known: {', '.join(sorted(known))})"
             )
     return condition
+
+
+# --- in words --------------------------------------------------------------------------------
+
+# A clause for one comparison, (fact, operator, constant) -> words, e.g. ("valuation", ">=",
+# Decimal(5000)) -> "the valuation is $5,000 or more"; a bare fact comes as (fact, "==", True).
+# None: no words for it.
+Phrase = Callable[[str, str, Value], str | None]
+
+_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+_NEGATE = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+
+
+def _clause(node: _Compare, phrase: Phrase, negate: bool) -> str | None:
+    left, op, right = node.left, node.op, node.right
+    if op is None or right is None:
+        if not isinstance(left, _Name):
+            return None
+        return phrase(left.name, "!=" if negate else "==", True)
+    if isinstance(left, _Const) and isinstance(right, _Name):
+        left, right, op = right, left, _FLIP[op]  # 5000 <= valuation: valuation >= 5000
+    if not isinstance(left, _Name) or not isinstance(right, _Const):
+        return None  # two facts or two constants: no plain sentence for that
+    if negate:
+        op = _NEGATE[op]
+    value = right.value
+    if value is False and op in ("==", "!="):
+        op, value = ("!=" if op == "==" else "=="), True
+    return phrase(left.name, op, value)
+
+
+def _words(node: _Node, phrase: Phrase, inside_and: bool = False) -> str | None:
+    if isinstance(node, _Compare):
+        return _clause(node, phrase, False)
+    if isinstance(node, _Not):
+        return _clause(node.inner, phrase, True) if isinstance(node.inner, _Compare) else None
+    if isinstance(node, _And):
+        parts = [_words(p, phrase, inside_and=True) for p in node.parts]
+        return None if None in parts else " and ".join(p for p in parts if p)
+    # An "or" inside an "and" reads "either A or B"; deeper nesting would be ambiguous in prose.
+    if inside_and and any(isinstance(p, _And) for p in node.parts):
+        return None
+    parts = [_words(p, phrase) for p in node.parts]
+    if None in parts:
+        return None
+    joiner = ", or " if any(isinstance(p, _And) for p in node.parts) else " or "
+    text = joiner.join(p for p in parts if p)
+    return f"either {text}" if inside_and else text
+
+
+def describe(condition: Condition, phrase: Phrase) -> str | None:
+    """The condition as one clause in words, or None when some part has none: the caller then
+    says something general, never the expression itself."""
+    return _words(condition._tree, phrase)

@@ -1,4 +1,5 @@
-"""Checklist use cases: open a permit's checklist, mark its items, list what is still missing.
+"""Checklist use cases: open a permit's checklist, mark its items, list what is still missing;
+reopen an issued permit's (locked) checklist with a reason, and lock it again.
 
 Every change goes through the unit of work, so the audit trail records it (with the permit id)
 in the same transaction; the row itself also keeps who marked it and when.
@@ -11,18 +12,21 @@ from datetime import date
 from desk.clock import Clock
 from desk.domain.checklists import (
     ChecklistItem,
+    ChecklistReopening,
     ChecklistTemplate,
     ItemState,
     Line,
     check_mark,
+    check_unlocked,
     lines,
+    open_reopening,
     permit_facts,
     template_for,
     unmet,
 )
 from desk.domain.model import Actor, Permit
 from desk.domain.permissions import Permission, allowed, require
-from desk.errors import NotFound, ValidationError
+from desk.errors import NotFound, RuleViolation, ValidationError
 from desk.services.uow import UnitOfWork
 
 
@@ -31,6 +35,21 @@ def _permit(uow: UnitOfWork, permit_id: int) -> Permit:
     if permit is None:
         raise NotFound(f"permit #{permit_id} does not exist")
     return permit
+
+
+def _locked_permit(uow: UnitOfWork, permit_id: int) -> Permit:
+    """The permit, its row locked first: marking, reopening and locking the checklist of one
+    permit wait for each other, and each decides on what the one before it left."""
+    permit = uow.permits.get_for_update(permit_id)
+    if permit is None:
+        raise NotFound(f"permit #{permit_id} does not exist")
+    return permit
+
+
+def _check_unlocked(uow: UnitOfWork, permit: Permit) -> None:
+    assert permit.id is not None
+    reopened = open_reopening(uow.checklists.reopenings(permit.id)) if permit.issued_on else None
+    check_unlocked(permit.issued_on, reopened)
 
 
 def _template(uow: UnitOfWork, permit: Permit) -> ChecklistTemplate | None:
@@ -67,7 +86,8 @@ def open_checklist(uow: UnitOfWork, clock: Clock, actor: Actor, permit_id: int) 
     require(actor, Permission.EDIT_PERMIT)
     with uow:
         uow.act_as(actor, clock.now())
-        permit = _permit(uow, permit_id)
+        permit = _locked_permit(uow, permit_id)
+        _check_unlocked(uow, permit)
         added = _open(uow, permit, _template(uow, permit))
         uow.commit()
         return added
@@ -86,12 +106,14 @@ def mark_item(
     reason: str | None = None,
 ) -> None:
     """Mark one item received, not applicable, waived (the inspector, with a reason: 15.1.7(c))
-    or open again. Opens the checklist first if needed."""
+    or open again. Opens the checklist first if needed. Refused once the permit is issued,
+    unless the inspector has reopened its checklist (reopen_checklist)."""
     require(actor, Permission.EDIT_PERMIT)
     state = ItemState(state)
     with uow:
         uow.act_as(actor, clock.now())
-        permit = _permit(uow, permit_id)
+        permit = _locked_permit(uow, permit_id)
+        _check_unlocked(uow, permit)
         template = _template(uow, permit)
         _open(uow, permit, template)
         uow.flush()
@@ -120,6 +142,54 @@ def mark_item(
         row.reason = (reason or "").strip() if state is ItemState.WAIVED else ""
         row.by_user_id = actor.user_id
         row.at = clock.now()
+        uow.commit()
+
+
+def _who(uow: UnitOfWork, user_id: int | None) -> str:
+    user = uow.users.get(user_id) if user_id is not None else None
+    return user.full_name if user is not None else "another user"
+
+
+def reopen_checklist(
+    uow: UnitOfWork, clock: Clock, actor: Actor, permit_id: int, reason: str
+) -> None:
+    """Reopen the locked checklist of an issued permit, with the reason (the Building
+    Inspector's decision, as issuing is: 15.1.6). Items can then be marked again, by anyone who
+    may edit the permit, until the inspector locks it again (lock_checklist)."""
+    require(actor, Permission.REOPEN_CHECKLIST)
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationError("reason", "say why the checklist of the issued permit is reopened")
+    with uow:
+        uow.act_as(actor, clock.now())
+        permit = _locked_permit(uow, permit_id)
+        if permit.issued_on is None:
+            raise RuleViolation("The permit is not issued yet: its checklist is open already.")
+        reopened = open_reopening(uow.checklists.reopenings(permit_id))
+        if reopened is not None:
+            raise RuleViolation(
+                f"The checklist was reopened already by {_who(uow, reopened.by_user_id)}: "
+                f"{reopened.reason}"
+            )
+        uow.checklists.add_reopening(
+            ChecklistReopening(
+                permit_id=permit_id, reason=reason, by_user_id=actor.user_id, at=clock.now()
+            )
+        )
+        uow.commit()
+
+
+def lock_checklist(uow: UnitOfWork, clock: Clock, actor: Actor, permit_id: int) -> None:
+    """Lock a reopened checklist again (the inspector, who reopened it)."""
+    require(actor, Permission.REOPEN_CHECKLIST)
+    with uow:
+        uow.act_as(actor, clock.now())
+        _locked_permit(uow, permit_id)
+        reopened = open_reopening(uow.checklists.reopenings(permit_id))
+        if reopened is None:
+            raise RuleViolation("The checklist is locked already.")
+        reopened.locked_by_id = actor.user_id
+        reopened.locked_at = clock.now()
         uow.commit()
 
 

@@ -144,7 +144,7 @@ def test_shortfalls_list_the_old_survey_and_what_is_still_open(
         value_date=date(2025, 3, 1),
     )
     short = checklists.checklist_shortfalls(uow, reg.permit_id, date(2026, 3, 2))
-    assert "Survey dated 2025-03-01 is more than one year old (15.1.7(b)(2))" in short
+    assert "Survey dated 03/01/2025 is more than one year old (15.1.7(b)(2))" in short
     assert (
         "Plans: three complete sets of plans and specifications not received (15.1.7(b)(1))"
         in short
@@ -165,7 +165,7 @@ def test_shortfalls_list_the_old_survey_and_what_is_still_open(
             )
     assert checklists.checklist_shortfalls(uow, reg.permit_id, date(2026, 3, 1)) == []
     assert checklists.checklist_shortfalls(uow, reg.permit_id, date(2026, 3, 2)) == [
-        "Survey dated 2025-03-01 is more than one year old (15.1.7(b)(2))"
+        "Survey dated 03/01/2025 is more than one year old (15.1.7(b)(2))"
     ]
 
 

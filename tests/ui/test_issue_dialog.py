@@ -104,7 +104,7 @@ def test_the_list_is_checked_again_on_check_again_and_when_the_date_changes(
     dialog.date_edit.setDate(dialog.date_edit.date().addDays(1))
     assert dialog.summary_label.text() == "On 03/03/2026, 27 conditions are not met:"
     assert (
-        "Survey dated 2025-03-02 is more than one year old (15.1.7(b)(2))"
+        "Survey dated 03/02/2025 is more than one year old (15.1.7(b)(2))"
         in dialog.condition_texts()
     )
 
@@ -140,8 +140,10 @@ def test_once_every_condition_is_met_enter_issues_and_the_header_shows_the_numbe
 
     # The dialog offers the job-site card (15.1.8(a)).
     out = tmp_path / "card.pdf"
-    monkeypatch.setattr(dialogs, "choose_file", lambda *_a, **_k: str(out))
-    monkeypatch.setattr(dialogs, "show_file", lambda *_a: None)
+    # Filed without a Save-as dialog: the card shown is copied where the test reads it.
+    monkeypatch.setattr(
+        dialogs, "show_file", lambda _p, path, _t: out.write_bytes(Path(path).read_bytes())
+    )
     assert dialog.card_button.isVisible()
     dialog.card_button.click()
     text = "".join(page.extract_text() for page in PdfReader(out).pages)

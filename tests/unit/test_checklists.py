@@ -218,7 +218,7 @@ def test_a_survey_dated_exactly_one_year_before_issuance_is_good() -> None:
 
 def test_a_survey_one_day_older_than_a_year_is_reported_with_its_date_and_section() -> None:
     assert unmet(_house_lines(date(2025, 3, 1)), titles("glendale", "RES-NEW-DWELLING"), ISSUE) == [
-        "Survey dated 2025-03-01 is more than one year old (15.1.7(b)(2))"
+        "Survey dated 03/01/2025 is more than one year old (15.1.7(b)(2))"
     ]
 
 

@@ -3,10 +3,14 @@
 Keyboard: arrows move between items, Space toggles Received, Alt+N not applicable, Alt+W waive
 (inspector), Alt+O reopen. A dated item (the survey) takes its date from the date field first.
 The buttons follow the signed-in user's roles; the services check again.
+
+An issued permit's checklist is read-only, with a "Locked" line; the inspector can reopen it
+with a reason (Alt+C) and lock it again (Alt+L).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QObject, Qt
@@ -83,8 +87,26 @@ class ChecklistTab(PermitTab):
         self.waive_button.clicked.connect(self.waive)
         self.reopen_button.clicked.connect(lambda: self._mark(ItemState.OPEN))
         self.can_waive = allowed(context.session.actor, Permission.WAIVE_CHECKLIST_ITEM)
+        self.can_reopen = allowed(context.session.actor, Permission.REOPEN_CHECKLIST)
         # A clerk does not see Waive… at all (15.1.7(c) is the inspector's option).
         self.waive_button.setVisible(self.can_waive)
+
+        self.lock_label = QLabel(self)
+        self.lock_label.setObjectName("checklistLock")
+        self.lock_label.setWordWrap(True)
+        self.reopen_checklist_button = QPushButton("Reopen &checklist…", self)
+        self.reopen_checklist_button.setObjectName("reopenChecklist")
+        self.reopen_checklist_button.clicked.connect(self.reopen_checklist)
+        self.lock_checklist_button = QPushButton("&Lock checklist", self)
+        self.lock_checklist_button.setObjectName("lockChecklist")
+        self.lock_checklist_button.clicked.connect(self.lock_checklist)
+        lock_row = QHBoxLayout()
+        lock_row.addWidget(self.lock_label, 1)
+        for b in (self.reopen_checklist_button, self.lock_checklist_button):
+            b.setAutoDefault(False)
+            b.setVisible(False)
+            lock_row.addWidget(b)
+        self.lock_label.setVisible(False)
 
         values = QHBoxLayout()
         values.addWidget(self.value_label)
@@ -98,6 +120,7 @@ class ChecklistTab(PermitTab):
         layout.setContentsMargins(12, 12, 12, 12)
         layout.setSpacing(8)
         layout.addWidget(self.summary_label)
+        layout.addLayout(lock_row)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.detail_label)
         layout.addLayout(values)
@@ -118,6 +141,9 @@ class ChecklistTab(PermitTab):
             found.names,
             today=detail.issued_on or self.context.clock.today(),  # the survey's age at issuance
             can_waive=self.can_waive,
+            issued_on=found.issued_on,
+            reopened=found.reopened,
+            can_reopen=self.can_reopen,
         )
         self.model.set_presenter(self.presenter)
         header = self.table.horizontalHeader()
@@ -133,6 +159,14 @@ class ChecklistTab(PermitTab):
             width = min(self.table.columnWidth(col) + 12, 190)
             self.table.setColumnWidth(col, width)
         self.summary_label.setText(self.presenter.summary)
+        self.lock_label.setText(self.presenter.lock_text)
+        self.lock_label.setVisible(bool(self.presenter.lock_text))
+        self.reopen_checklist_button.setVisible(self.presenter.shows_reopen)
+        self.lock_checklist_button.setVisible(self.presenter.shows_lock)
+        # Locked: the items read-only, no marking buttons.
+        for b in (self.received_button, self.na_button, self.reopen_button):
+            b.setVisible(not self.presenter.locked)
+        self.waive_button.setVisible(self.can_waive and not self.presenter.locked)
         row = self.presenter.row_of(code) if code else -1
         if row < 0:
             self.select_row(self.presenter.first_item_row())
@@ -267,6 +301,36 @@ class ChecklistTab(PermitTab):
         if reason is None:
             return
         self._mark(ItemState.WAIVED, reason=reason)
+
+    def reopen_checklist(self) -> None:
+        reason = dialogs.ask_text(
+            self,
+            "Reopen checklist",
+            "The checklist of an issued permit is locked.\nWhy is it reopened?",
+        )
+        if reason is None:
+            return
+        self._run(checklists.reopen_checklist, reason)
+
+    def lock_checklist(self) -> None:
+        self._run(checklists.lock_checklist)
+
+    def _run(self, service: Callable[..., None], *args: object) -> None:
+        try:
+            service(
+                self.context.database.uow(),
+                self.context.clock,
+                self.context.session.actor,
+                self.context.permit_id,
+                *args,
+            )
+        except DeskError as e:
+            dialogs.warn(self, TITLE, str(e))
+            return
+        code = self.current_code()
+        self.refresh()
+        if code:
+            self.select_code(code)
 
     def _mark(
         self,

@@ -9,10 +9,12 @@ from dataclasses import dataclass
 from datetime import date, tzinfo
 
 from desk.domain.checklists import (
+    ChecklistReopening,
     ChecklistTemplate,
     ItemKind,
     ItemState,
     Line,
+    is_locked,
     progress,
     stale,
 )
@@ -74,7 +76,15 @@ class ChecklistPresenter:
         today: date,  # the issue date of an issued permit: a survey's age counts at issuance
         can_waive: bool,
         tz: tzinfo | None = None,
+        issued_on: date | None = None,
+        reopened: ChecklistReopening | None = None,
+        can_reopen: bool = False,
     ) -> None:
+        self.issued_on = issued_on
+        self.reopened = reopened
+        self.can_reopen = can_reopen
+        # An issued permit's checklist is read-only until the inspector reopens it.
+        self.locked = is_locked(issued_on, reopened)
         self.template = template
         self.lines = list(lines)
         self.names = dict(names)
@@ -139,6 +149,26 @@ class ChecklistPresenter:
         return text
 
     @property
+    def lock_text(self) -> str:
+        """'Locked: the permit was issued on 03/02/2026.', who reopened it and why, or ''."""
+        if self.issued_on is None:
+            return ""
+        if self.reopened is None:
+            return f"Locked: the permit was issued on {format_date(self.issued_on)}."
+        r = self.reopened
+        who = self.names.get(r.by_user_id, "") if r.by_user_id is not None else ""
+        when = f" on {format_timestamp(r.at, self.tz)}" if r.at else ""
+        return f"Reopened{' by ' + who if who else ''}{when}: {r.reason}"
+
+    @property
+    def shows_reopen(self) -> bool:
+        return self.locked and self.can_reopen
+
+    @property
+    def shows_lock(self) -> bool:
+        return self.reopened is not None and self.can_reopen
+
+    @property
     def empty_text(self) -> str:
         return "This permit kind has no checklist."
 
@@ -159,10 +189,12 @@ class ChecklistPresenter:
 
     def can_mark(self, row: int) -> bool:
         line = self.item(row)
-        return line is not None and (line.state is not ItemState.WAIVED or self.can_waive)
+        if line is None or self.locked:
+            return False
+        return line.state is not ItemState.WAIVED or self.can_waive
 
     def can_waive_row(self, row: int) -> bool:
-        return self.can_waive and self.item(row) is not None
+        return self.can_waive and not self.locked and self.item(row) is not None
 
     def toggle_target(self, row: int) -> ItemState | None:
         """Space: received <-> open (None when not allowed)."""
@@ -173,7 +205,7 @@ class ChecklistPresenter:
 
     def needs_value(self, row: int) -> ItemKind | None:
         line = self.item(row)
-        if line is None or line.kind is ItemKind.CHECK:
+        if line is None or line.kind is ItemKind.CHECK or self.locked:
             return None
         return line.kind
 
@@ -184,12 +216,8 @@ class ChecklistPresenter:
             return ""
         line = r.line
         parts = [f"{line.label} ({line.section})."]
-        if line.condition:
-            how = {True: "required", False: "not required", None: "required unless"}[line.applies]
-            parts.append(
-                f"Required when {line.condition}: {how}"
-                + (" the facts show otherwise." if line.applies is None else " for this permit.")
-            )
+        if line.why:  # in words: never the template's expression
+            parts.append(line.why)
         if line.state is ItemState.WAIVED and line.reason:
             parts.append(f"Waived: {line.reason}.")
         if r.problem:
