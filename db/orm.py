@@ -8,7 +8,7 @@ from sqlalchemy import Table
 from sqlalchemy.orm import registry, relationship
 
 from db import schema
-from desk.domain.checklists import ChecklistItem
+from desk.domain.checklists import ChecklistItem, ChecklistReopening
 from desk.domain.model import (
     AssociationMember,
     BondPermit,
@@ -48,6 +48,7 @@ from desk.domain.model import (
     User,
 )
 from desk.domain.municipality import LetterheadVersion, MunicipalityImage
+from desk.enforcement import model as enforcement
 from desk.fees.model import AssessedLine, StoredVersion
 
 mapper_registry = registry()
@@ -98,6 +99,7 @@ def start_mappers() -> None:
     mapper_registry.map_imperatively(StoredVersion, schema.fee_schedule_version)
     mapper_registry.map_imperatively(AssessedLine, schema.permit_fee_line)
     mapper_registry.map_imperatively(ChecklistItem, schema.permit_checklist_item)
+    mapper_registry.map_imperatively(ChecklistReopening, schema.permit_checklist_reopening)
     mapper_registry.map_imperatively(PermitExtension, schema.permit_extension)
     mapper_registry.map_imperatively(PermitOrder, schema.permit_order)
     mapper_registry.map_imperatively(
@@ -206,3 +208,22 @@ def start_mappers() -> None:
             ),
         },
     )
+    # Code enforcement (revision 0017): plain rows; desk.services.enforcement.
+    for cls, table in (
+        (enforcement.Complaint, schema.enforcement_complaint),
+        (enforcement.CaseInspection, schema.enforcement_inspection),
+        (enforcement.ViolationCheck, schema.enforcement_violation_check),
+        (enforcement.NoticeItem, schema.enforcement_notice_item),
+        (enforcement.NoticeAddressee, schema.enforcement_addressee),
+        (enforcement.Petition, schema.enforcement_petition),
+        (enforcement.Escalation, schema.enforcement_escalation),
+    ):
+        mapper_registry.map_imperatively(cls, table)
+    for cls, table in (
+        (enforcement.EnforcementCase, schema.enforcement_case),
+        (enforcement.Violation, schema.enforcement_violation),
+        (enforcement.Notice, schema.enforcement_notice),
+        (enforcement.NoticeService, schema.enforcement_service),
+        (enforcement.EnforcementOrder, schema.enforcement_order),
+    ):
+        mapper_registry.map_imperatively(cls, table, **_versioned(table))

@@ -50,6 +50,7 @@ from desk.domain.inspections import Result as InspectionResult
 from desk.domain.licensing import Outcome as CondemnationOutcome
 from desk.domain.model import DepositState, InspectionStatus
 from desk.domain.sureties import BondKind, BondPurpose, BondScope, BondStatus, CoverageKind
+from desk.enforcement import model as enforcement
 
 
 class Thousandths(TypeDecorator[Decimal]):
@@ -379,6 +380,20 @@ permit_checklist_item = Table(
     Column("by_user_id", ForeignKey("app_user.id")),
     Column("at", UTCDateTime),
     UniqueConstraint("permit_id", "code", name="uq_permit_checklist_item_code"),
+)
+
+# Revision 0016: an issued permit's checklist reopened by the inspector with a reason, and when
+# and by whom it was locked again; one row per reopening, so each stays in the History.
+permit_checklist_reopening = Table(
+    "permit_checklist_reopening",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("permit_id", ForeignKey("permit.id"), nullable=False, index=True),
+    Column("reason", String(400), nullable=False),
+    Column("by_user_id", ForeignKey("app_user.id")),
+    Column("at", UTCDateTime),
+    Column("locked_by_id", ForeignKey("app_user.id")),
+    Column("locked_at", UTCDateTime),
 )
 
 # Revision 0005: lifecycle — deadline extensions, stop-work orders and revocations.
@@ -920,4 +935,206 @@ street_repaving = Table(
     Column("by_user_id", ForeignKey("app_user.id")),
     Column("at", UTCDateTime),
     Index("ix_street_repaving_street", "municipality_id", "street"),
+)
+
+# Revision 0017: code enforcement under the municipality's housing code (Hudson 140-3): cases
+# numbered CE-YYYY-NNNN, complaints (the complainant confidential), inspections and violations,
+# notices frozen as issued with their addressees and service, petitions and the Council's
+# hearing and decision, orders, escalations (abatement costs: special charges, Wis. s. 66.0627).
+enforcement_case = Table(
+    "enforcement_case",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    version_column(),
+    Column("municipality_id", ForeignKey("municipality.id"), nullable=False),
+    Column("number", String(20), nullable=False),
+    Column("parcel_id", ForeignKey("parcel.id"), nullable=False, index=True),
+    Column("opened_on", Date, nullable=False),
+    Column("origin", StrEnumType(enforcement.Origin), nullable=False),
+    Column("housing_code", String(40), nullable=False),
+    Column("summary", Text, nullable=False),
+    Column("closed_on", Date, index=True),
+    Column("closed_reason", StrEnumType(enforcement.ClosureReason)),
+    Column("close_note", Text, nullable=False),
+    Column("closed_by_id", ForeignKey("app_user.id")),
+    Column("by_user_id", ForeignKey("app_user.id")),
+    Column("at", UTCDateTime),
+    UniqueConstraint("municipality_id", "number", name="uq_enforcement_case_number"),
+)
+
+enforcement_complaint = Table(
+    "enforcement_complaint",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("municipality_id", ForeignKey("municipality.id"), nullable=False),
+    Column("case_id", ForeignKey("enforcement_case.id"), nullable=False, index=True),
+    Column("parcel_id", ForeignKey("parcel.id"), nullable=False),
+    Column("received_on", Date, nullable=False),
+    Column("channel", StrEnumType(enforcement.Channel), nullable=False),
+    Column("description", Text, nullable=False),
+    Column("complainant_name", String(200), nullable=False),  # confidential
+    Column("complainant_contact", String(400), nullable=False),  # confidential
+    Column("by_user_id", ForeignKey("app_user.id")),
+    Column("at", UTCDateTime),
+)
+
+enforcement_inspection = Table(
+    "enforcement_inspection",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("case_id", ForeignKey("enforcement_case.id"), nullable=False, index=True),
+    Column("inspected_on", Date, nullable=False),
+    Column("inspector_id", ForeignKey("app_user.id"), nullable=False),
+    Column("notes", Text, nullable=False),
+    Column("by_user_id", ForeignKey("app_user.id")),
+    Column("at", UTCDateTime),
+)
+
+enforcement_violation = Table(
+    "enforcement_violation",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    version_column(),
+    Column("case_id", ForeignKey("enforcement_case.id"), nullable=False, index=True),
+    Column("inspection_id", ForeignKey("enforcement_inspection.id"), nullable=False),
+    Column("section", String(40), nullable=False),
+    Column("title", String(200), nullable=False),
+    Column("unit", String(40), nullable=False),
+    Column("room", String(80), nullable=False),
+    Column("notes", Text, nullable=False),
+    Column("correct_by", Date, nullable=False),
+    Column("state", StrEnumType(enforcement.ViolationState), nullable=False),
+    Column("closed_on", Date),
+    Column(
+        "closed_inspection_id",
+        ForeignKey("enforcement_inspection.id", name="fk_enforcement_violation_closed_inspection"),
+    ),
+)
+
+enforcement_violation_check = Table(
+    "enforcement_violation_check",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column(
+        "violation_id",
+        ForeignKey("enforcement_violation.id", name="fk_enforcement_violation_check_violation"),
+        nullable=False,
+        index=True,
+    ),
+    Column(
+        "inspection_id",
+        ForeignKey("enforcement_inspection.id", name="fk_enforcement_violation_check_inspection"),
+        nullable=False,
+    ),
+    Column("checked_on", Date, nullable=False),
+    Column("corrected", Boolean, nullable=False),
+)
+
+enforcement_notice = Table(
+    "enforcement_notice",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    version_column(),
+    Column("case_id", ForeignKey("enforcement_case.id"), nullable=False, index=True),
+    Column("kind", StrEnumType(enforcement.NoticeKind), nullable=False),
+    Column("issued_on", Date, nullable=False),
+    Column("issued_by_id", ForeignKey("app_user.id"), nullable=False),
+    Column("property_address", String(200), nullable=False),
+    Column("statement", Text, nullable=False),
+    Column("housing_code", String(40), nullable=False),
+    Column("hearing_on", Date),
+    Column("hearing_place", String(200), nullable=False),
+    Column("hearing_notice_on", Date),
+    Column("decision", StrEnumType(enforcement.Decision)),
+    Column("decided_on", Date),
+    Column("findings", Text, nullable=False),
+    Column("at", UTCDateTime),
+)
+
+enforcement_notice_item = Table(
+    "enforcement_notice_item",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("notice_id", ForeignKey("enforcement_notice.id"), nullable=False, index=True),
+    Column("violation_id", ForeignKey("enforcement_violation.id"), nullable=False),
+    Column("section", String(40), nullable=False),
+    Column("title", String(200), nullable=False),
+    Column("code_text", Text, nullable=False),
+    Column("location", String(200), nullable=False),
+    Column("correct_by", Date, nullable=False),
+    Column("remedial_action", Text, nullable=False),
+)
+
+enforcement_addressee = Table(
+    "enforcement_addressee",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("notice_id", ForeignKey("enforcement_notice.id"), nullable=False, index=True),
+    Column("role", StrEnumType(enforcement.AddresseeRole), nullable=False),
+    Column("name", String(200), nullable=False),
+    Column("address", Text, nullable=False),
+    Column("party_id", ForeignKey("party.id")),
+)
+
+enforcement_service = Table(
+    "enforcement_service",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    version_column(),
+    Column("addressee_id", ForeignKey("enforcement_addressee.id"), nullable=False, index=True),
+    Column("method", StrEnumType(enforcement.ServiceMethod), nullable=False),
+    Column("served_on", Date, nullable=False),
+    Column("served_by", String(200), nullable=False),
+    Column("returned_on", Date),
+    Column("agent_must_notify_owner", Boolean, nullable=False),
+    Column("by_user_id", ForeignKey("app_user.id")),
+    Column("at", UTCDateTime),
+)
+
+enforcement_petition = Table(
+    "enforcement_petition",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("notice_id", ForeignKey("enforcement_notice.id"), nullable=False, index=True),
+    Column("addressee_id", ForeignKey("enforcement_addressee.id"), nullable=False),
+    Column("petitioner", String(200), nullable=False),
+    Column("filed_on", Date, nullable=False),
+    Column("grounds", Text, nullable=False),
+    Column("timely", Boolean, nullable=False),
+    Column("by_user_id", ForeignKey("app_user.id")),
+    Column("at", UTCDateTime),
+)
+
+enforcement_order = Table(
+    "enforcement_order",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    version_column(),
+    Column("notice_id", ForeignKey("enforcement_notice.id"), nullable=False),
+    Column("case_id", ForeignKey("enforcement_case.id"), nullable=False, index=True),
+    Column("kind", StrEnumType(enforcement.OrderKind), nullable=False),
+    Column("effective_on", Date, nullable=False),
+    Column("revoked_on", Date),
+    Column("superseded_on", Date),
+    Column("at", UTCDateTime),
+    # One order of each kind per notice: the sweep (140-3D) stays idempotent under a race.
+    UniqueConstraint("notice_id", "kind", name="uq_enforcement_order_notice_kind"),
+)
+
+enforcement_escalation = Table(
+    "enforcement_escalation",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("case_id", ForeignKey("enforcement_case.id"), nullable=False, index=True),
+    Column("order_id", ForeignKey("enforcement_order.id"), nullable=False),
+    Column("kind", StrEnumType(enforcement.EscalationKind), nullable=False),
+    Column("decided_on", Date, nullable=False),
+    Column("notes", Text, nullable=False),
+    Column("reinspect_on", Date),
+    Column("court_reference", String(80), nullable=False),
+    Column("condemnation_id", ForeignKey("condemnation.id")),
+    Column("cost", Cents),
+    Column("tax_roll_year", Integer, index=True),
+    Column("by_user_id", ForeignKey("app_user.id")),
+    Column("at", UTCDateTime),
 )

@@ -18,7 +18,7 @@ from sqlalchemy import Connection, delete, event, insert, inspect, select
 from sqlalchemy.orm import Session, UOWTransaction
 
 from db import audit_chain, schema
-from desk.domain.checklists import ChecklistItem
+from desk.domain.checklists import ChecklistItem, ChecklistReopening
 from desk.domain.enums import PartyRole
 from desk.domain.model import (
     AssociationMember,
@@ -60,6 +60,7 @@ from desk.domain.model import (
 )
 from desk.domain.municipality import LetterheadVersion, MunicipalityImage
 from desk.domain.search import number_sort_key, permit_terms
+from desk.enforcement import model as enforcement
 from desk.fees.model import AssessedLine, StoredVersion
 
 ENTITY_NAMES: dict[type, str] = {
@@ -77,6 +78,7 @@ ENTITY_NAMES: dict[type, str] = {
     StoredVersion: "fee_schedule_version",
     AssessedLine: "permit_fee_line",
     ChecklistItem: "permit_checklist_item",
+    ChecklistReopening: "permit_checklist_reopening",
     GlAccount: "gl_account",
     FeeAccountMap: "fee_account_map",
     Turnover: "turnover",
@@ -105,7 +107,25 @@ ENTITY_NAMES: dict[type, str] = {
     Condemnation: "condemnation",
     StreetRepaving: "street_repaving",
 }
-REDACTED = {"password_hash"}
+# Code enforcement (revision 0017).
+ENTITY_NAMES.update(
+    {
+        enforcement.EnforcementCase: "enforcement_case",
+        enforcement.Complaint: "enforcement_complaint",
+        enforcement.CaseInspection: "enforcement_inspection",
+        enforcement.Violation: "enforcement_violation",
+        enforcement.ViolationCheck: "enforcement_violation_check",
+        enforcement.Notice: "enforcement_notice",
+        enforcement.NoticeItem: "enforcement_notice_item",
+        enforcement.NoticeAddressee: "enforcement_addressee",
+        enforcement.NoticeService: "enforcement_service",
+        enforcement.Petition: "enforcement_petition",
+        enforcement.EnforcementOrder: "enforcement_order",
+        enforcement.Escalation: "enforcement_escalation",
+    }
+)
+# The complainant is confidential (code enforcement): the audit trail says only that it was set.
+REDACTED = {"password_hash", "complainant_name", "complainant_contact"}
 ACTOR_KEY = "audit_actor"
 AT_KEY = "audit_at"
 

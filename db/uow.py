@@ -20,7 +20,7 @@ from db import audit_chain, letterheads, schema, tracking
 from db.numbering import next_number
 from desk.domain import duplicates
 from desk.domain.cashiering import AdjustmentSource, EntrySource
-from desk.domain.checklists import ChecklistItem
+from desk.domain.checklists import ChecklistItem, ChecklistReopening
 from desk.domain.documents import Letterhead
 from desk.domain.enums import PartyRole, PermitStatus, Role
 from desk.domain.lifecycle import ACTIVE
@@ -41,12 +41,14 @@ from desk.domain.model import (
     StreetDeposit,
     User,
 )
+from desk.enforcement.model import EnforcementCase, Notice, NoticeKind
 from desk.errors import DeskError, ReadOnlyRegister, SignedOut
 from desk.fees.loader import version_from_dict
 from desk.fees.model import AssessedLine, ScheduleVersion, StoredVersion
 from desk.services.uow import (
     CashRepository,
     ChecklistRepository,
+    EnforcementRepository,
     FeeRepository,
     InspectionRepository,
     MunicipalityRepository,
@@ -338,6 +340,18 @@ class ChecklistRepo:
     def add(self, item: ChecklistItem) -> None:
         self.session.add(item)
 
+    def reopenings(self, permit_id: int) -> list[ChecklistReopening]:
+        return list(
+            self.session.scalars(
+                select(ChecklistReopening)
+                .filter_by(permit_id=permit_id)
+                .order_by(schema.permit_checklist_reopening.c.id)
+            )
+        )
+
+    def add_reopening(self, reopening: ChecklistReopening) -> None:
+        self.session.add(reopening)
+
 
 class CashRepo:
     """Implements desk.services.uow.CashRepository."""
@@ -575,6 +589,40 @@ class SuretyRepo(RowRepo):
         )
 
 
+class EnforcementRepo(RowRepo):
+    """Implements desk.services.uow.EnforcementRepository."""
+
+    def open_case_on(self, municipality_id: int, parcel_id: int) -> EnforcementCase | None:
+        c = schema.enforcement_case
+        case_id = self.session.scalar(
+            select(c.c.id)
+            .where(
+                (c.c.municipality_id == municipality_id)
+                & (c.c.parcel_id == parcel_id)
+                & c.c.closed_on.is_(None)
+            )
+            .order_by(c.c.id)
+            .limit(1)
+        )
+        return None if case_id is None else fetch(self.session, EnforcementCase, case_id)
+
+    def notices_awaiting_order(self, municipality_id: int) -> list[Notice]:
+        n, c, o = schema.enforcement_notice, schema.enforcement_case, schema.enforcement_order
+        return list(
+            self.session.scalars(
+                select(Notice)
+                .join(c, c.c.id == n.c.case_id)
+                .where(
+                    (c.c.municipality_id == municipality_id)
+                    & (n.c.kind == NoticeKind.NOTICE.value)
+                    & n.c.decision.is_(None)
+                    & ~select(o.c.id).where(o.c.notice_id == n.c.id).exists()
+                )
+                .order_by(n.c.id)
+            )
+        )
+
+
 class SessionNumbers:
     def __init__(self, session: Session) -> None:
         self.session = session
@@ -614,6 +662,7 @@ class SqlUnitOfWork:
     inspections: InspectionRepository
     sureties: SuretyRepository
     registers: RowRepository
+    enforcement: EnforcementRepository
 
     def __init__(
         self,
@@ -646,6 +695,7 @@ class SqlUnitOfWork:
         self.inspections = InspectionRepo(s)
         self.sureties = SuretyRepo(s)
         self.registers = RowRepo(s)
+        self.enforcement = EnforcementRepo(s)
         return self
 
     def __exit__(

@@ -16,7 +16,7 @@ from typing import Any
 from desk import __version__
 from desk.errors import DeskError
 from permitdesk import arguments as types
-from permitdesk import audit_commands, housing_commands, user_commands
+from permitdesk import audit_commands, enforcement_commands, housing_commands, user_commands
 from ui.presenters import views  # plain text, no Qt
 
 
@@ -230,6 +230,7 @@ def build_parser() -> argparse.ArgumentParser:
     user_commands.add_commands(sub, _Parser, _add_db_options)
     audit_commands.add_commands(sub, _Parser, _add_db_options)
     housing_commands.add_commands(sub, _Parser)  # occupancy limits (Hudson 140-7, 512-11)
+    enforcement_commands.add_commands(sub, _Parser, _add_db_options)  # Hudson 140-3
     return parser
 
 
@@ -762,6 +763,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "users": lambda args: user_commands.run(args, _url(args), UsageError),
     "audit": lambda args: audit_commands.run(args, _url(args), UsageError),
     "housing": lambda args: housing_commands.run(args, UsageError),
+    "enforcement": lambda args: enforcement_commands.run(args, _url(args), UsageError),
 }
 
 

@@ -11,6 +11,7 @@ import re
 
 PERMIT_SERIES = "P"
 RECEIPT_SERIES = "R"
+CASE_SERIES = "CE"  # code enforcement cases, CE-YYYY-NNNN (desk/enforcement/rules.py)
 
 _NUMBER = re.compile(r"^(\d{4})-(\d{4,})$")
 

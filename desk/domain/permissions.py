@@ -19,6 +19,9 @@ class Permission(StrEnum):
     MANAGE_PARTIES = "edit parties, parcels and credentials"
     MANAGE_FEES = "change fee schedules"
     WAIVE_CHECKLIST_ITEM = "waive checklist items"  # 15.1.7(c): at the Building Inspector's option
+    # The checklist of an issued permit is the record of what was filed (15.1.7(b)): reopening
+    # it is the Building Inspector's decision, as issuing is (15.1.6).
+    REOPEN_CHECKLIST = "reopen the checklist of an issued permit"
     # 15.1.36: the treasury knows which premises owe sewer taxes or assessments; only the
     # Plumbing Inspector may grant special permission to connect anyway.
     RECORD_SEWER_DELINQUENCY = "record delinquent sewer taxes or assessments"
@@ -41,6 +44,20 @@ class Permission(StrEnum):
     DELIVER_TURNOVER = "turn collections over to the treasurer"
     ACKNOWLEDGE_TURNOVER = "acknowledge turnovers"
     MANAGE_GL_ACCOUNTS = "change GL accounts"
+    # Code enforcement (Hudson 140-3): the clerk takes complaints and records petitions; the
+    # Building Inspector opens cases, inspects, issues notices and orders (140-3A, 140-3H),
+    # arranges the Council's hearing (140-3B) and records its decision and the escalations.
+    TAKE_COMPLAINT = "take housing complaints"
+    RECORD_PETITION = "record petitions for a hearing (Hudson 140-3B)"
+    RECORD_SERVICE = "record the service of a notice (Hudson 140-3A(4))"
+    OPEN_CASE = "open code enforcement cases"
+    INSPECT_HOUSING = "record housing inspections and violations"
+    ISSUE_HOUSING_NOTICE = "issue notices of violation and orders (Hudson 140-3)"
+    SCHEDULE_HEARING = "schedule the Common Council's hearing (Hudson 140-3B)"
+    RECORD_COUNCIL_DECISION = "record the Common Council's decision (Hudson 140-3C)"
+    RECORD_ESCALATION = "record the enforcement of an order"
+    CLOSE_CASE = "close code enforcement cases"
+    VIEW_COMPLAINANT = "see who complained"
 
 
 # 15.1.6: the Building Inspector issues permits; the clerk takes applications at the counter.
@@ -57,6 +74,9 @@ ROLE_PERMISSIONS: dict[Role, frozenset[Permission]] = {
             Permission.ADD_FEE_LINE,
             Permission.CLOSE_DRAWER,
             Permission.DELIVER_TURNOVER,
+            Permission.TAKE_COMPLAINT,
+            Permission.RECORD_PETITION,
+            Permission.RECORD_SERVICE,
         }
     ),
     Role.INSPECTOR: frozenset(
@@ -66,6 +86,7 @@ ROLE_PERMISSIONS: dict[Role, frozenset[Permission]] = {
             Permission.ISSUE_PERMIT,
             Permission.VOID_PERMIT,
             Permission.WAIVE_CHECKLIST_ITEM,
+            Permission.REOPEN_CHECKLIST,
             Permission.MANAGE_PARTIES,
             Permission.GRANT_SEWER_PERMISSION,
             Permission.RECORD_DAMAGE,
@@ -73,6 +94,16 @@ ROLE_PERMISSIONS: dict[Role, frozenset[Permission]] = {
             Permission.RECORD_COUNCIL_APPROVAL,
             Permission.ADD_FEE_LINE,  # re-inspection and failure-to-call fees
             Permission.ADJUST_FEES,
+            Permission.TAKE_COMPLAINT,
+            Permission.RECORD_SERVICE,
+            Permission.OPEN_CASE,
+            Permission.INSPECT_HOUSING,
+            Permission.ISSUE_HOUSING_NOTICE,
+            Permission.SCHEDULE_HEARING,
+            Permission.RECORD_COUNCIL_DECISION,
+            Permission.RECORD_ESCALATION,
+            Permission.CLOSE_CASE,
+            Permission.VIEW_COMPLAINANT,
         }
     ),
     Role.ENGINEER: frozenset({Permission.MANAGE_PARTIES, Permission.RECORD_STREET_REPAVING}),

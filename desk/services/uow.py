@@ -12,7 +12,7 @@ from types import TracebackType
 from typing import Any, Protocol, TypeVar
 
 from desk.domain.cashiering import EntrySource
-from desk.domain.checklists import ChecklistItem
+from desk.domain.checklists import ChecklistItem, ChecklistReopening
 from desk.domain.documents import Letterhead
 from desk.domain.enums import PartyRole, PermitStatus
 from desk.domain.model import (
@@ -31,6 +31,7 @@ from desk.domain.model import (
     StreetDeposit,
     User,
 )
+from desk.enforcement.model import EnforcementCase, Notice
 from desk.fees.model import AssessedLine, ScheduleVersion, StoredVersion
 
 T = TypeVar("T")
@@ -115,6 +116,12 @@ class ChecklistRepository(Protocol):
         ...
 
     def add(self, item: ChecklistItem) -> None: ...
+
+    def reopenings(self, permit_id: int) -> list[ChecklistReopening]:
+        """The times the issued permit's checklist was reopened, oldest first."""
+        ...
+
+    def add_reopening(self, reopening: ChecklistReopening) -> None: ...
 
 
 class CashRepository(Protocol):
@@ -228,6 +235,18 @@ class SuretyRepository(RowRepository, Protocol):
         ...
 
 
+class EnforcementRepository(RowRepository, Protocol):
+    """Code enforcement's rows (desk/enforcement/model.py); `get` locks in a writing unit."""
+
+    def open_case_on(self, municipality_id: int, parcel_id: int) -> EnforcementCase | None:
+        """The parcel's open case (not closed), if any, locked in a writing unit of work."""
+        ...
+
+    def notices_awaiting_order(self, municipality_id: int) -> list[Notice]:
+        """Notices of violation (140-3A) with no order and no Council decision, oldest first."""
+        ...
+
+
 class NumberAllocator(Protocol):
     def next(self, municipality_id: int, series: str, year: int) -> int:
         """The next number of the series, inside the current transaction (gapless)."""
@@ -248,6 +267,7 @@ class UnitOfWork(Protocol):
     inspections: InspectionRepository
     sureties: SuretyRepository
     registers: RowRepository  # city licences and condemnations
+    enforcement: EnforcementRepository  # code enforcement (Hudson 140-3)
     # A register opened for looking only (a copy on a CD): act_as refuses every change.
     read_only: bool
 

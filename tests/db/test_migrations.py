@@ -243,7 +243,7 @@ def _at_0014_then_head(engine: Engine) -> None:
     upgrade(engine, "0014")
     columns_0014 = _columns(engine)
     before = _dump(engine, columns_0014)
-    upgrade(engine)
+    upgrade(engine, "0015")
     assert current_revision(engine) == "0015"
     assert _dump(engine, columns_0014) == before  # every row and value kept
     with engine.begin() as conn:
@@ -292,4 +292,54 @@ def test_revision_0015_adds_the_street_register_and_the_councils_approval_on_pos
     reset_postgres(pg_server_url)
     engine = make_engine(pg_server_url)
     _at_0014_then_head(engine)
+    engine.dispose()
+
+
+def _at_0015_then_head(engine: Engine) -> None:
+    """Revision 0016 (an issued permit's checklist reopened with a reason, 15.1.7(b)): every row
+    kept, no reopening on any permit, a table that takes one; and back down to 0015."""
+    from alembic import command
+
+    from db.migrate import _config
+
+    upgrade(engine, FIRST)
+    _fill_first_revision(engine)
+    upgrade(engine, "0015")
+    columns_0015 = _columns(engine)
+    before = _dump(engine, columns_0015)
+    upgrade(engine, "0016")
+    assert current_revision(engine) == "0016"
+    assert _dump(engine, columns_0015) == before  # every row and value kept
+    with engine.begin() as conn:
+        assert conn.execute(text("SELECT count(*) FROM permit_checklist_reopening")).scalar() == 0
+        permit_id = conn.execute(text("SELECT id FROM permit")).scalar_one()
+        conn.execute(
+            text(
+                "INSERT INTO permit_checklist_reopening (permit_id, reason, by_user_id) "
+                "VALUES (:p, 'Survey copy replaced', 1)"
+            ),
+            {"p": permit_id},
+        )
+        conn.execute(text("DELETE FROM permit_checklist_reopening"))
+    with engine.connect() as conn, conn.begin():
+        cfg = _config()
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0015")
+    assert current_revision(engine) == "0015"
+    assert "permit_checklist_reopening" not in inspect(engine).get_table_names()
+    assert _columns(engine) == columns_0015
+    assert _dump(engine) == before
+
+
+def test_revision_0016_adds_the_checklist_reopenings_on_sqlite(tmp_path: Path) -> None:
+    engine = make_engine(sqlite_url(tmp_path / "r16.db"))
+    _at_0015_then_head(engine)
+    engine.dispose()
+
+
+@pytest.mark.postgres
+def test_revision_0016_adds_the_checklist_reopenings_on_postgresql(pg_server_url: str) -> None:
+    reset_postgres(pg_server_url)
+    engine = make_engine(pg_server_url)
+    _at_0015_then_head(engine)
     engine.dispose()

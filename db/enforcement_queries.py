@@ -1,0 +1,522 @@
+"""Read side of code enforcement: the case list, a case's timeline, the serve-again list, the
+agents who owe the owner a letter, and the special charges for the tax roll. Frozen rows, safe
+across threads. None of them reads the complainant (enforcement_complaint's complainant_*
+columns): the inspector's own read is desk.services.enforcement.complaints.complainant."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import ColumnElement, Connection, Row, exists, func, literal, or_, select
+
+from db import schema
+from desk.dates import short_date
+from desk.enforcement import deadlines
+from desk.enforcement.model import (
+    AddresseeRole,
+    Decision,
+    EscalationKind,
+    NoticeKind,
+    OrderKind,
+    ServiceMethod,
+    ViolationState,
+)
+from desk.enforcement.readmodels import (
+    AgentDutyRow,
+    CaseFilter,
+    CaseRow,
+    NoticeDocument,
+    NoticeDocumentItem,
+    ServeAgainRow,
+    SpecialChargeRow,
+    TimelineEntry,
+)
+
+c = schema.enforcement_case
+pc = schema.parcel
+n = schema.enforcement_notice
+ni = schema.enforcement_notice_item
+ad = schema.enforcement_addressee
+sv = schema.enforcement_service
+pe = schema.enforcement_petition
+od = schema.enforcement_order
+vi = schema.enforcement_violation
+vc = schema.enforcement_violation_check
+ins = schema.enforcement_inspection
+cp = schema.enforcement_complaint
+es = schema.enforcement_escalation
+
+
+def _served(addressee_id: ColumnElement[int]) -> ColumnElement[bool]:
+    """A service in effect on the addressee (not returned unclaimed)."""
+    return exists().where((sv.c.addressee_id == addressee_id) & sv.c.returned_on.is_(None))
+
+
+def _live_notice() -> ColumnElement[bool]:
+    return (n.c.case_id == c.c.id) & (
+        n.c.decision.is_(None) | (n.c.decision != Decision.WITHDRAW.value)
+    )
+
+
+def _filter(which: CaseFilter, today: date) -> ColumnElement[bool]:
+    is_open = c.c.closed_on.is_(None)
+    if which is CaseFilter.OPEN:
+        return is_open
+    if which is CaseFilter.CLOSED_THIS_YEAR:
+        return c.c.closed_on.between(date(today.year, 1, 1), date(today.year, 12, 31))
+    if which is CaseFilter.HEARING_SCHEDULED:
+        return is_open & exists().where(
+            (n.c.case_id == c.c.id) & n.c.hearing_on.is_not(None) & n.c.decision.is_(None)
+        )
+    if which is CaseFilter.NOT_SERVED:
+        unserved = exists().where(_live_notice() & (ad.c.notice_id == n.c.id) & ~_served(ad.c.id))
+        return is_open & unserved
+    if which is CaseFilter.WINDOW_OPEN:
+        # 140-3B: served on S, open through S+10: S >= today - 10.
+        since = today - timedelta(days=deadlines.PETITION_DAYS)
+        no_order = ~exists().where(od.c.notice_id == n.c.id)
+        return is_open & exists().where(
+            (n.c.case_id == c.c.id)
+            & (n.c.kind == NoticeKind.NOTICE.value)
+            & n.c.decision.is_(None)
+            & no_order
+            & (ad.c.notice_id == n.c.id)
+            & (sv.c.addressee_id == ad.c.id)
+            & sv.c.returned_on.is_(None)
+            & (sv.c.served_on >= since)
+        )
+    if which is CaseFilter.ORDER_PAST_DUE:
+        return is_open & exists().where(
+            (od.c.case_id == c.c.id)
+            & od.c.revoked_on.is_(None)
+            & od.c.superseded_on.is_(None)
+            & (ni.c.notice_id == od.c.notice_id)
+            & (vi.c.id == ni.c.violation_id)
+            & (vi.c.state == ViolationState.OPEN.value)
+            & (vi.c.correct_by < today)
+        )
+    return literal(True)
+
+
+def _address() -> ColumnElement[str]:
+    return func.trim(pc.c.house_number + literal(" ") + pc.c.street)
+
+
+def case_rows(
+    conn: Connection,
+    municipality_id: int,
+    today: date,
+    which: CaseFilter = CaseFilter.ALL,
+    text: str = "",
+    limit: int | None = None,
+) -> list[CaseRow]:
+    """The cases of the municipality, newest first, filtered in SQL; `text` matches the case
+    number, the address, the PIN or an owner addressed by a notice."""
+    owner = (
+        select(ad.c.name)
+        .join(n, n.c.id == ad.c.notice_id)
+        .where((n.c.case_id == c.c.id) & (ad.c.role == AddresseeRole.OWNER.value))
+        .order_by(ad.c.id.desc())
+        .limit(1)
+        .scalar_subquery()
+    )
+    open_count = (
+        select(func.count())
+        .select_from(vi)
+        .where((vi.c.case_id == c.c.id) & (vi.c.state == ViolationState.OPEN.value))
+        .scalar_subquery()
+    )
+    address = _address()
+    stmt = (
+        select(
+            c.c.id,
+            c.c.number,
+            c.c.opened_on,
+            address.label("address"),
+            pc.c.unit,
+            pc.c.pin,
+            func.coalesce(owner, "").label("owner"),
+            open_count.label("open_violations"),
+            c.c.closed_on,
+            c.c.closed_reason,
+        )
+        .select_from(c.join(pc, pc.c.id == c.c.parcel_id))
+        .where((c.c.municipality_id == municipality_id) & _filter(which, today))
+        .order_by(c.c.opened_on.desc(), c.c.id.desc())
+    )
+    words = [w for w in text.lower().split() if w]
+    for w in words:
+        like = f"%{w}%"
+        owners = exists().where(
+            (n.c.case_id == c.c.id)
+            & (ad.c.notice_id == n.c.id)
+            & (ad.c.role == AddresseeRole.OWNER.value)
+            & func.lower(ad.c.name).like(like)
+        )
+        stmt = stmt.where(
+            or_(
+                func.lower(c.c.number).like(like),
+                func.lower(address).like(like),
+                func.lower(pc.c.pin).like(like),
+                owners,
+            )
+        )
+    if limit is not None:
+        stmt = stmt.limit(limit)
+    out = []
+    for r in conn.execute(stmt):
+        where = r.address + (f", Unit {r.unit}" if r.unit else "")
+        out.append(
+            CaseRow(
+                case_id=r.id,
+                number=r.number,
+                opened_on=r.opened_on,
+                address=where,
+                pin=r.pin,
+                owner=r.owner,
+                open_violations=int(r.open_violations or 0),
+                closed_on=r.closed_on,
+                closed_reason=str(r.closed_reason.value) if r.closed_reason else "",
+            )
+        )
+    return out
+
+
+_ORDER_WORDS = {
+    OrderKind.AUTOMATIC: ("The notice became an order: no petition within 10 days", "140-3D"),
+    OrderKind.COUNCIL: ("The notice is an order upon the Common Council's decision", "140-3C"),
+    OrderKind.EMERGENCY: ("Emergency order in effect", "140-3H"),
+}
+_METHOD_WORDS = {
+    ServiceMethod.PERSONAL: "personally",
+    ServiceMethod.REGISTERED_MAIL: "by registered mail",
+    ServiceMethod.POSTING: "by posting in a conspicuous place",
+}
+_DECISION_WORDS = {
+    Decision.SUSTAIN: "sustained",
+    Decision.MODIFY: "modified",
+    Decision.WITHDRAW: "withdrawn",
+}
+
+
+def timeline(conn: Connection, case_id: int) -> list[TimelineEntry]:
+    """Everything that happened in the case, in date order (the order recorded within a day).
+    The complaint is shown by what is wrong and how it came in, never by who complained."""
+    events: list[tuple[date, int, int, TimelineEntry]] = []
+
+    def add(on: date, rank: int, row_id: int, kind: str, text: str, section: str = "") -> None:
+        events.append((on, rank, row_id, TimelineEntry(on, kind, text, section)))
+
+    case = conn.execute(select(c).where(c.c.id == case_id)).one()
+    if case.origin.value == "observation":
+        add(case.opened_on, 0, 0, "case", f"Case {case.number} opened: {case.summary}", "140-2")
+    for r in conn.execute(
+        select(cp.c.id, cp.c.received_on, cp.c.channel, cp.c.description).where(
+            cp.c.case_id == case_id
+        )
+    ):
+        add(r.received_on, 1, r.id, "complaint", f"Complaint by {r.channel.value}: {r.description}")
+    u = schema.app_user
+    for r in conn.execute(
+        select(ins.c.id, ins.c.inspected_on, ins.c.notes, u.c.full_name)
+        .join(u, u.c.id == ins.c.inspector_id)
+        .where(ins.c.case_id == case_id)
+    ):
+        found = conn.execute(
+            select(vi.c.section, vi.c.title, vi.c.unit, vi.c.room, vi.c.correct_by)
+            .where(vi.c.inspection_id == r.id)
+            .order_by(vi.c.id)
+        ).all()
+        checks = conn.execute(
+            select(vi.c.section, vc.c.corrected)
+            .join(vi, vi.c.id == vc.c.violation_id)
+            .where(vc.c.inspection_id == r.id)
+            .order_by(vc.c.id)
+        ).all()
+        parts = [f"Inspection by {r.full_name}"]
+        if found:
+            parts.append(
+                "violations found: "
+                + "; ".join(
+                    f"{v.section} {v.title}"
+                    + (f" ({_where(v.unit, v.room)})" if v.unit or v.room else "")
+                    + f", correct by {short_date(v.correct_by)}"
+                    for v in found
+                )
+            )
+        if checks:
+            parts.append(
+                "re-inspected: "
+                + "; ".join(
+                    f"{k.section} {'corrected' if k.corrected else 'not corrected'}" for k in checks
+                )
+            )
+        if not found and not checks:
+            parts.append("no violation found")
+        if r.notes:
+            parts.append(r.notes)
+        add(
+            r.inspected_on,
+            2,
+            r.id,
+            "inspection",
+            ": ".join(parts[:1]) + (": " + "; ".join(parts[1:]) if parts[1:] else ""),
+        )
+    for r in conn.execute(select(n).where(n.c.case_id == case_id).order_by(n.c.id)):
+        names = conn.execute(
+            select(ad.c.name, ad.c.role).where(ad.c.notice_id == r.id).order_by(ad.c.id)
+        ).all()
+        items = (
+            conn.execute(select(ni.c.section).where(ni.c.notice_id == r.id).order_by(ni.c.id))
+            .scalars()
+            .all()
+        )
+        who = ", ".join(f"{a.name} ({a.role.value})" for a in names)
+        if r.kind is NoticeKind.EMERGENCY:
+            add(
+                r.issued_on,
+                3,
+                r.id,
+                "notice",
+                f"Emergency order issued to {who}: {', '.join(items)}",
+                "140-3H",
+            )
+        else:
+            add(
+                r.issued_on,
+                3,
+                r.id,
+                "notice",
+                f"Notice of violation issued to {who}: {', '.join(items)}",
+                "140-3A",
+            )
+        if r.hearing_on is not None:
+            sent = (
+                f"; written notice sent {short_date(r.hearing_notice_on)}"
+                if r.hearing_notice_on
+                else ""
+            )
+            add(
+                r.hearing_on,
+                6,
+                r.id,
+                "hearing",
+                f"Hearing before the Common Council at {r.hearing_place}{sent}",
+                "140-3B",
+            )
+        if r.decision is not None and r.decided_on is not None:
+            add(
+                r.decided_on,
+                7,
+                r.id,
+                "decision",
+                f"Common Council: notice {_DECISION_WORDS[r.decision]}: {r.findings}",
+                "140-3H" if r.kind is NoticeKind.EMERGENCY else "140-3C",
+            )
+    for r in conn.execute(
+        select(sv, ad.c.name, ad.c.role)
+        .join(ad, ad.c.id == sv.c.addressee_id)
+        .join(n, n.c.id == ad.c.notice_id)
+        .where(n.c.case_id == case_id)
+    ):
+        how = _METHOD_WORDS[r.method]
+        text = f"Served on {r.name} ({r.role.value}) {how}, by {r.served_by}"
+        if r.agent_must_notify_owner:
+            text += "; the agent must notify the owner by registered letter"
+        add(r.served_on, 4, r.id, "service", text, "140-3A(4)")
+        if r.returned_on is not None:
+            add(
+                r.returned_on,
+                4,
+                r.id,
+                "service",
+                f"Registered mail to {r.name} returned unclaimed: serve again",
+                "140-3A(4)",
+            )
+    for r in conn.execute(
+        select(pe).join(n, n.c.id == pe.c.notice_id).where(n.c.case_id == case_id)
+    ):
+        add(
+            r.filed_on,
+            5,
+            r.id,
+            "petition",
+            f"Petition for a hearing filed by {r.petitioner} "
+            f"({'timely' if r.timely else 'late'}): {r.grounds}",
+            "140-3B",
+        )
+    for r in conn.execute(select(od).where(od.c.case_id == case_id)):
+        words, section = _ORDER_WORDS[r.kind]
+        add(r.effective_on, 8, r.id, "order", words, section)
+        if r.revoked_on is not None:
+            add(r.revoked_on, 8, r.id, "order", "Emergency order revoked after hearing", "140-3H")
+        if r.superseded_on is not None:
+            add(
+                r.superseded_on,
+                8,
+                r.id,
+                "order",
+                "Emergency order modified after hearing",
+                "140-3H",
+            )
+    for r in conn.execute(select(es).where(es.c.case_id == case_id)):
+        add(r.decided_on, 9, r.id, "escalation", _escalation_words(r), "")
+    if case.closed_on is not None:
+        reason = case.closed_reason.value if case.closed_reason else ""
+        note = f": {case.close_note}" if case.close_note else ""
+        add(case.closed_on, 10, 0, "closure", f"Case closed ({reason}){note}")
+    events.sort(key=lambda e: (e[0], e[1], e[2]))
+    return [e[3] for e in events]
+
+
+def _where(unit: str, room: str) -> str:
+    return ", ".join(x for x in (f"Unit {unit}" if unit else "", room) if x)
+
+
+def _escalation_words(r: Row[Any]) -> str:
+    kind = r.kind
+    notes = f": {r.notes}" if r.notes else ""
+    if kind is EscalationKind.REINSPECTION:
+        return f"Order not complied with: re-inspection on {short_date(r.reinspect_on)}{notes}"
+    if kind is EscalationKind.CITATION:
+        ref = f" ({r.court_reference})" if r.court_reference else ""
+        return f"Order not complied with: citation referred to the municipal court{ref}{notes}"
+    if kind is EscalationKind.CONDEMNATION:
+        return f"Order not complied with: condemnation #{r.condemnation_id}{notes}"
+    return f"Order not complied with: abatement by the city, cost ${r.cost:,.2f}{notes}"
+
+
+def serve_again(conn: Connection, municipality_id: int) -> list[ServeAgainRow]:
+    """Addressees whose registered mail came back unclaimed and who have not been served since
+    (140-3A(4)), on open cases and notices not withdrawn."""
+    returned = (
+        select(sv.c.addressee_id, func.max(sv.c.returned_on).label("returned_on"))
+        .where((sv.c.method == ServiceMethod.REGISTERED_MAIL.value) & sv.c.returned_on.is_not(None))
+        .group_by(sv.c.addressee_id)
+        .subquery()
+    )
+    stmt = (
+        select(
+            c.c.number,
+            n.c.id.label("notice_id"),
+            ad.c.id,
+            ad.c.name,
+            ad.c.address,
+            returned.c.returned_on,
+        )
+        .select_from(
+            returned.join(ad, ad.c.id == returned.c.addressee_id)
+            .join(n, n.c.id == ad.c.notice_id)
+            .join(c, c.c.id == n.c.case_id)
+        )
+        .where(
+            (c.c.municipality_id == municipality_id)
+            & c.c.closed_on.is_(None)
+            & (n.c.decision.is_(None) | (n.c.decision != Decision.WITHDRAW.value))
+            & ~_served(ad.c.id)
+        )
+        .order_by(returned.c.returned_on, ad.c.id)
+    )
+    return [
+        ServeAgainRow(r.number, r.notice_id, r.id, r.name, r.address, r.returned_on)
+        for r in conn.execute(stmt)
+    ]
+
+
+def agent_duties(conn: Connection, municipality_id: int) -> list[AgentDutyRow]:
+    """Agents served (140-1 "owner"): each owes the owner a registered letter."""
+    stmt = (
+        select(c.c.number, n.c.id.label("notice_id"), ad.c.name, sv.c.served_on)
+        .select_from(
+            sv.join(ad, ad.c.id == sv.c.addressee_id)
+            .join(n, n.c.id == ad.c.notice_id)
+            .join(c, c.c.id == n.c.case_id)
+        )
+        .where(
+            (c.c.municipality_id == municipality_id)
+            & sv.c.agent_must_notify_owner
+            & sv.c.returned_on.is_(None)
+        )
+        .order_by(sv.c.served_on, sv.c.id)
+    )
+    return [AgentDutyRow(r.number, r.notice_id, r.name, r.served_on) for r in conn.execute(stmt)]
+
+
+def special_charges(conn: Connection, municipality_id: int, year: int) -> list[SpecialChargeRow]:
+    """The city's abatement costs to go on the tax roll of `year`, by parcel (Wis. s. 66.0627)."""
+    address = _address()
+    stmt = (
+        select(
+            pc.c.pin,
+            address.label("address"),
+            pc.c.unit,
+            c.c.number,
+            es.c.decided_on,
+            es.c.cost,
+            es.c.notes,
+        )
+        .select_from(es.join(c, c.c.id == es.c.case_id).join(pc, pc.c.id == c.c.parcel_id))
+        .where(
+            (c.c.municipality_id == municipality_id)
+            & (es.c.kind == EscalationKind.ABATEMENT.value)
+            & (es.c.tax_roll_year == year)
+        )
+        .order_by(pc.c.pin, es.c.decided_on, es.c.id)
+    )
+    return [
+        SpecialChargeRow(
+            r.pin,
+            r.address + (f", Unit {r.unit}" if r.unit else ""),
+            r.number,
+            r.decided_on,
+            r.cost if r.cost is not None else Decimal(0),
+            r.notes,
+        )
+        for r in conn.execute(stmt)
+    ]
+
+
+def notice_document(conn: Connection, notice_id: int) -> NoticeDocument:
+    """The notice as issued, from its frozen rows (no complainant, no later facts)."""
+    u = schema.app_user
+    r = conn.execute(
+        select(n, c.c.number, func.coalesce(func.nullif(u.c.full_name, ""), u.c.username))
+        .join(c, c.c.id == n.c.case_id)
+        .join(u, u.c.id == n.c.issued_by_id)
+        .where(n.c.id == notice_id)
+    ).one()
+    people = conn.execute(
+        select(ad.c.role, ad.c.name, ad.c.address)
+        .where(ad.c.notice_id == notice_id)
+        .order_by(ad.c.id)
+    ).all()
+    items = conn.execute(select(ni).where(ni.c.notice_id == notice_id).order_by(ni.c.id)).all()
+    return NoticeDocument(
+        notice_id=notice_id,
+        case_number=r.number,
+        kind=r.kind.value,
+        issued_on=r.issued_on,
+        issued_by=r[-1],
+        property_address=r.property_address,
+        statement=r.statement,
+        housing_code=r.housing_code,
+        addressees=tuple((p.role.value, p.name, p.address) for p in people),
+        items=tuple(
+            NoticeDocumentItem(
+                i.section, i.title, i.code_text, i.location, i.correct_by, i.remedial_action
+            )
+            for i in items
+        ),
+    )
+
+
+__all__ = [
+    "agent_duties",
+    "case_rows",
+    "notice_document",
+    "serve_again",
+    "special_charges",
+    "timeline",
+]

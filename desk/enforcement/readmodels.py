@@ -1,0 +1,109 @@
+"""What lists, timelines and documents of code enforcement show: frozen rows, no complainant.
+
+The complainant's name and contact are read only through `Complainant`, by the inspector or an
+administrator (desk.services.enforcement.complaints.complainant)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from enum import StrEnum
+
+
+class CaseFilter(StrEnum):
+    ALL = "all"
+    OPEN = "open"
+    NOT_SERVED = "notice not yet served"
+    WINDOW_OPEN = "petition window open"
+    ORDER_PAST_DUE = "order past its correction date"
+    HEARING_SCHEDULED = "hearing scheduled"
+    CLOSED_THIS_YEAR = "closed this year"
+
+
+@dataclass(frozen=True)
+class CaseRow:
+    case_id: int
+    number: str
+    opened_on: date
+    address: str
+    pin: str
+    owner: str  # the owner addressed by the latest notice, if any
+    open_violations: int
+    closed_on: date | None
+    closed_reason: str
+
+
+@dataclass(frozen=True)
+class TimelineEntry:
+    on: date
+    kind: str  # complaint, inspection, notice, service, petition, hearing, decision, order, ...
+    text: str
+    section: str = ""  # the ordinance section it rests on
+
+
+@dataclass(frozen=True)
+class ServeAgainRow:
+    """An addressee whose registered mail came back unclaimed, not served since."""
+
+    case_number: str
+    notice_id: int
+    addressee_id: int
+    name: str
+    address: str
+    returned_on: date
+
+
+@dataclass(frozen=True)
+class AgentDutyRow:
+    """An agent served: the agent owes the owner a registered letter (140-1 "owner")."""
+
+    case_number: str
+    notice_id: int
+    agent: str
+    served_on: date
+
+
+@dataclass(frozen=True)
+class SpecialChargeRow:
+    """A city abatement's cost, a special charge on the parcel's tax roll (Wis. s. 66.0627)."""
+
+    pin: str
+    address: str
+    case_number: str
+    decided_on: date
+    cost: Decimal
+    notes: str
+
+
+@dataclass(frozen=True)
+class Complainant:
+    complaint_id: int
+    name: str
+    contact: str
+
+
+@dataclass(frozen=True)
+class NoticeDocumentItem:
+    section: str
+    title: str
+    code_text: str
+    location: str
+    correct_by: date
+    remedial_action: str
+
+
+@dataclass(frozen=True)
+class NoticeDocument:
+    """A notice or emergency order as issued (140-3A): a reprint is the same document."""
+
+    notice_id: int
+    case_number: str
+    kind: str  # "notice" or "emergency"
+    issued_on: date
+    issued_by: str
+    property_address: str
+    statement: str
+    housing_code: str
+    addressees: tuple[tuple[str, str, str], ...]  # (role, name, address) as issued
+    items: tuple[NoticeDocumentItem, ...]

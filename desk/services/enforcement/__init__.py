@@ -1,0 +1,14 @@
+"""Code enforcement's use cases (Hudson ch. 140, procedure of 140-3), one module per concern:
+
+- complaints: take_complaint (clerk), complainant (inspector's confidential read)
+- cases: open_case, close_case, set_housing_code
+- inspections: record_inspection (violations found; re-inspection findings)
+- notices: issue_notice (140-3A; emergency orders 140-3H), record_service (140-3A(4)),
+  record_returned_unclaimed
+- petitions: record_petition (140-3B), schedule_hearing (140-3B), record_council_decision (140-3C)
+- orders: record_escalation (an order not complied with)
+- sweep: sweep_notices (140-3D: a notice not petitioned becomes an order)
+
+Each takes (uow, clock, actor, ...), checks the permission, locks the case's row, checks the
+rule after the lock, and writes in one transaction (the audit trail follows in it).
+"""
