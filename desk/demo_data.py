@@ -14,6 +14,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 from functools import cache
 
+from desk.dates import short_date
 from desk.domain.enums import CredentialKind, PartyRole, PermitStatus, WorkClass
 from desk.domain.issuance import in_frozen_ground_season
 from desk.domain.kinds import PermitKind
@@ -1700,7 +1701,7 @@ def lifecycle(
         held = _day_between(rng, max(last, today - timedelta(days=50)), today - timedelta(days=5))
         lifted = min(clamp(held + timedelta(days=between(rng, 2, 12))), today)
         text, section = rng.choice(reasons)
-        notice = LIFT_NOTICE.format(day=f"{lifted:%B} {lifted.day}, {lifted.year}")
+        notice = LIFT_NOTICE.format(day=short_date(lifted))
         order = Order("stop_work", held, text, section, lifted, notice)
         return replace(out, status_date=lifted, last_activity_on=lifted, order=order)
     return out

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from desk.domain.reports import Act211Line, Act211Report, FilingState
 from reports import xlsx
-from reports.report_pdf import Col, Pdf, day, long_day, money
+from reports.report_pdf import Col, Pdf, day, money
 
 
 def summary_sentence(rep: Act211Report) -> str:
@@ -22,7 +22,7 @@ def summary_sentence(rep: Act211Report) -> str:
     filed = rep.count(FilingState.FILED, FilingState.FILED_LATE)
     parts = [
         f"{n} new dwelling permit{'s' if n != 1 else ''} issued in {rep.period.label}, "
-        f"due at the state by {long_day(rep.due.due)}: {filed} filed"
+        f"due at the state by {day(rep.due.due)}: {filed} filed"
     ]
     due = rep.count(FilingState.DUE)
     overdue = rep.count(FilingState.OVERDUE)
@@ -72,12 +72,12 @@ def render_act211_pdf(rep: Act211Report, out: Path) -> None:
         f"New one- and two-family dwelling permits are filed with the state by the 15th of the "
         f"following month ({rep.due.section}); a permit not filed in time has its fees refunded "
         "except the state seal. Status as of "
-        f"{long_day(rep.today)}; prepared for {head.inspector_name}, {head.inspector_title}.",
+        f"{day(rep.today)}; prepared for {head.inspector_name}, {head.inspector_title}.",
         "label",
     )
     pdf.space(6)
     pdf.text(summary_sentence(rep))
-    pdf.h1(f"Permits issued in {rep.period.label} — due {long_day(rep.due.due)}")
+    pdf.h1(f"Permits issued in {rep.period.label} — due {day(rep.due.due)}")
     pdf.table(
         COLS,
         [_cells(x) for x in rep.lines],
@@ -172,8 +172,8 @@ def export_act211_xlsx(rep: Act211Report, out: Path) -> None:
         rep.title,
         [
             head.municipality_name,
-            f"Due at the state by {rep.due.due:%m/%d/%Y} ({rep.due.section})",
-            f"Status as of {rep.today:%m/%d/%Y}",
+            f"Due at the state by {day(rep.due.due)} ({rep.due.section})",
+            f"Status as of {day(rep.today)}",
         ],
     )
     table = xlsx.write_table(

@@ -13,6 +13,7 @@ from reportlab.lib.units import inch
 from reportlab.platypus import Paragraph, Spacer, Table, TableStyle
 from reportlab.platypus.flowables import Flowable
 
+from desk.dates import short_date
 from desk.domain.documents import ApplicationSummaryData
 from desk.money import format_money
 from reports.common import INK, MARGIN, RULE, SHADE, build_pdf
@@ -32,7 +33,7 @@ LEVEL_LABELS = {
 
 
 def _day(d: date | None) -> str:
-    return f"{d.month:02d}/{d.day:02d}/{d.year:04d}" if d is not None else "—"
+    return short_date(d) if d is not None else "—"
 
 
 def _money(amount: Decimal) -> str:

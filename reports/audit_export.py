@@ -11,6 +11,7 @@ from pathlib import Path
 from openpyxl.styles import Alignment
 
 from db.audit_queries import AuditExportRow
+from desk.dates import short_date
 from reports.xlsx import finish_sheet, first_sheet, new_workbook, save, write_table, write_title
 
 HEADERS = (
@@ -44,7 +45,7 @@ def export_audit(
         ws,
         title,
         [
-            f"{start.isoformat()} to {end.isoformat()} (UTC days), {len(rows):,} rows",
+            f"{short_date(start)} to {short_date(end)} (UTC days), {len(rows):,} rows",
             f"From {where}",
         ],
     )

@@ -190,8 +190,12 @@ def _build(
     )
 
 
-def _long_day(d: date) -> str:
-    return f"{d:%A}, {d:%B} {d.day}, {d.year}"
+_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+def _weekday_day(d: date) -> str:
+    """'Monday 03/02/2026': the office's short date, with the weekday a cash day is known by."""
+    return f"{_WEEKDAYS[d.weekday()]} {day(d)}"
 
 
 # --- the daily cash report -------------------------------------------------------------------
@@ -217,7 +221,7 @@ METHOD_COLS = (
 
 
 def daily_cash_title(report: DailyCash) -> str:
-    return f"Daily cash report — {_long_day(report.day)}"
+    return f"Daily cash report — {_weekday_day(report.day)}"
 
 
 def _reference(r: Any) -> str:

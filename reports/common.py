@@ -20,6 +20,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Image, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 from reportlab.platypus.flowables import Flowable
 
+from desk.dates import short_date
 from desk.domain.documents import Letterhead
 
 log = logging.getLogger(__name__)
@@ -34,7 +35,7 @@ TEXT_WIDTH = letter[0] - 2 * MARGIN  # between the margins of a letter page
 
 
 def day(d: date) -> str:
-    return f"{d.month:02d}/{d.day:02d}/{d.year:04d}"
+    return short_date(d)
 
 
 def styles(regular: str, bold: str) -> dict[str, ParagraphStyle]:

@@ -37,7 +37,7 @@ from reports.common import (
     letterhead_lines,
     signature_image,
 )
-from reports.report_pdf import Col, Pdf, count, day, long_day, money
+from reports.report_pdf import Col, Pdf, count, day, money
 
 COUNCIL_SECTION = "15.1.6(c)"
 # The summary's Change column: a number in the workbook (the change as a fraction of the previous
@@ -101,7 +101,7 @@ def summary_sentence(rep: AnnualReport) -> str:
 def _partial_words(rep: AnnualReport) -> str:
     if rep.register_starts is None or not rep.partial(rep.previous.year):
         return ""
-    return f", a partial year: the register starts {rep.register_starts:%m/%d/%Y}"
+    return f", a partial year: the register starts {day(rep.register_starts)}"
 
 
 def cover_lines(rep: AnnualReport) -> tuple[str, str]:
@@ -170,9 +170,9 @@ def render_annual_pdf(
     pdf.text(f"Submitted by {head.inspector_name}", "h2")
     pdf.text(head.inspector_title, "cover_line")
     if prepared_on is not None:
-        pdf.text(f"Prepared {long_day(prepared_on)}", "cover_line")
+        pdf.text(f"Prepared {day(prepared_on)}", "cover_line")
     if rep.due is not None:
-        pdf.text(f"Due by {long_day(rep.due.due)} ({rep.due.section})", "cover_line")
+        pdf.text(f"Due by {day(rep.due.due)} ({rep.due.section})", "cover_line")
     pdf.add(PageBreak())
 
     # --- summary

@@ -57,7 +57,7 @@ def render_monthly_pdf(rep: MonthlyReport, out: Path) -> None:
     pdf.text(rep.title, "title")
     pdf.text(
         f"{head.inspector_name}, {head.inspector_title} — due by "
-        f"{rep.due.due:%B} {rep.due.due.day}, {rep.due.due.year} ({rep.due.section})",
+        f"{day(rep.due.due)} ({rep.due.section})",
         "label",
     )
     pdf.space(6)
@@ -154,7 +154,7 @@ def export_monthly_xlsx(rep: MonthlyReport, out: Path) -> None:
         [
             head.municipality_name,
             f"{head.inspector_name}, {head.inspector_title}",
-            f"Due by {rep.due.due:%m/%d/%Y} ({rep.due.section})",
+            f"Due by {day(rep.due.due)} ({rep.due.section})",
         ],
     )
     money_cols = {k + 1 for k, (n, _) in enumerate(ACTIVITY_COLUMNS) if n in MONEY_FIELDS}

@@ -16,6 +16,7 @@ from reportlab.lib.units import inch
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
+from desk.dates import short_date
 from desk.domain.documents import Letterhead, PermitCardData
 from reports.common import INK, MUTED, image_flowable, letterhead_lines
 from reports.fonts import register_fonts
@@ -26,7 +27,7 @@ POSTING = "This card must be posted on the job site and protected from the weath
 
 
 def _day(d: date | None) -> str:
-    return f"{d.month:02d}/{d.day:02d}/{d.year:04d}" if d is not None else "—"
+    return short_date(d) if d is not None else "—"
 
 
 def _fit(text: str, font: str, size: float, width: float, smallest: float = 9) -> float:

@@ -21,9 +21,10 @@ from reportlab.lib.units import inch
 from reportlab.platypus import SimpleDocTemplate, Spacer, Table, TableStyle
 from reportlab.platypus.flowables import Flowable
 
+from desk.dates import short_timestamp
 from desk.domain.cashiering import PaymentMethod, ReceiptView
 from desk.money import format_money
-from reports.common import INK, MARGIN, MUTED, RULE, SHADE, day, header, para, styles
+from reports.common import INK, MARGIN, MUTED, RULE, SHADE, header, para, styles
 from reports.fonts import register_fonts
 
 WATERMARK = colors.Color(0.75, 0.78, 0.82, alpha=0.45)
@@ -32,10 +33,7 @@ VOID_RED = colors.HexColor("#b3261e")
 
 def local_time(at: datetime) -> str:
     """A stored UTC time on the workstation's clock: '03/02/2026 9:05 AM'."""
-    local = at.astimezone()
-    hour = local.hour % 12 or 12
-    half = "AM" if local.hour < 12 else "PM"
-    return f"{day(local.date())} {hour}:{local.minute:02d} {half}"
+    return short_timestamp(at.astimezone())
 
 
 def method_text(view: ReceiptView) -> str:

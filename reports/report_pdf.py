@@ -35,6 +35,7 @@ from reportlab.platypus import (
 )
 from reportlab.platypus.flowables import Flowable
 
+from desk.dates import short_date
 from desk.domain.reports import Heading
 from reports.common import (
     INK,
@@ -69,11 +70,7 @@ def count(n: int | None) -> str:
 
 
 def day(d: date | None) -> str:
-    return "" if d is None else f"{d.month:02d}/{d.day:02d}/{d.year:04d}"
-
-
-def long_day(d: date) -> str:
-    return f"{d:%B} {d.day}, {d.year}"
+    return "" if d is None else short_date(d)
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,8 @@ desk.services.sureties.ReminderLetter."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import date
 from pathlib import Path
-from typing import Any
 
 from reportlab.lib.pagesizes import letter
 from reportlab.lib.styles import ParagraphStyle
@@ -16,12 +16,17 @@ from reportlab.platypus import PageBreak, SimpleDocTemplate, Spacer
 from reportlab.platypus.flowables import Flowable
 
 from desk.services.sureties import ReminderLetter
-from reports.common import MARGIN, MUTED, header, para, styles
+from reports.common import MARGIN, MUTED, day, header, para, styles
 from reports.fonts import register_fonts
 
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+           "September", "October", "November", "December")  # fmt: skip
 
-def long_day(d: Any) -> str:
-    return f"{d:%B} {d.day}, {d.year}"
+
+def dateline(d: date) -> str:
+    """A letter's date line, as a formal letter is dated: 'March 2, 2026' (the only long form;
+    not strftime('%B'), which follows the workstation's locale). Dates in the body are short."""
+    return f"{_MONTHS[d.month - 1]} {d.day}, {d.year}"
 
 
 def letter_paragraphs(x: ReminderLetter) -> list[str]:
@@ -31,9 +36,9 @@ def letter_paragraphs(x: ReminderLetter) -> list[str]:
     ref = f" {r.reference}" if r.reference else ""
     issuer = f" issued by {r.issuer}" if r.issuer else ""
     if r.expired:
-        first = f"Our records show that your {thing}{ref}{issuer} ended on {long_day(r.ends_on)}."
+        first = f"Our records show that your {thing}{ref}{issuer} ended on {day(r.ends_on)}."
     else:
-        first = f"Our records show that your {thing}{ref}{issuer} ends on {long_day(r.ends_on)}."
+        first = f"Our records show that your {thing}{ref}{issuer} ends on {day(r.ends_on)}."
     out = [first]
     if r.permits:
         which = ", ".join(r.permits)
@@ -45,7 +50,7 @@ def letter_paragraphs(x: ReminderLetter) -> list[str]:
         )
     out.append(
         f"Please file a renewed {thing}, or a new one, with this office by "
-        f"{long_day(x.reply_by)}. A certificate should name the City as certificate holder and "
+        f"{day(x.reply_by)}. A certificate should name the City as certificate holder and "
         "show each coverage limit."
     )
     out.append(
@@ -67,7 +72,7 @@ def render_reminder_letters(letters: Sequence[ReminderLetter], out: Path) -> Non
             story.append(PageBreak())
         lh = x.letterhead
         story += header(lh.municipality, lh.lines, st)
-        story.append(para(long_day(x.on), small))
+        story.append(para(dateline(x.on), small))
         story.append(Spacer(1, 18))
         story.append(para(x.row.holder, small))
         for line in x.row.holder_address.splitlines():

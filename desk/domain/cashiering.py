@@ -30,6 +30,7 @@ from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from enum import StrEnum
 
+from desk.dates import short_date
 from desk.domain.enums import PermitStatus
 from desk.errors import RuleViolation, ValidationError
 from desk.money import CENT, format_money
@@ -444,7 +445,7 @@ class InspectionMade:
     on: date | None = None
 
     def __str__(self) -> str:
-        day = f" {self.on:%m/%d/%Y}" if self.on is not None else ""
+        day = f" {short_date(self.on)}" if self.on is not None else ""
         return f"{self.label} {self.result}{day}"
 
 
@@ -511,8 +512,8 @@ def act_211_refund(
             g,
             ZERO,
             paid,
-            f"The permit was filed with the state on {filed_on:%B} {filed_on.day}, "
-            f"{filed_on.year}, by the {deadline:%B} {deadline.day} deadline: no refund "
+            f"The permit was filed with the state on {short_date(filed_on)}, by the "
+            f"{short_date(deadline)} deadline: no refund "
             f"({ACT_211_SECTION}).",
             ACT_211_SECTION,
         )
@@ -521,7 +522,7 @@ def act_211_refund(
             g,
             ZERO,
             paid,
-            f"The filing deadline, {deadline:%B} {deadline.day}, {deadline.year}, has not passed "
+            f"The filing deadline, {short_date(deadline)}, has not passed "
             f"yet: no refund ({ACT_211_SECTION}).",
             ACT_211_SECTION,
         )
@@ -530,7 +531,7 @@ def act_211_refund(
         g,
         amount,
         paid - amount,
-        f"Not filed with the state by {deadline:%B} {deadline.day}, {deadline.year}: the fees "
+        f"Not filed with the state by {short_date(deadline)}: the fees "
         f"are refunded except the state seal of {format_money(seal)} ({ACT_211_SECTION}).",
         ACT_211_SECTION,
         frozenset({AccountPurpose.STATE_SEAL}),

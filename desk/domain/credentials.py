@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
+from desk.dates import short_date
 from desk.domain.enums import CredentialKind, PartyRole, PermitClass
 from desk.domain.kinds import PermitKind
 
@@ -115,12 +116,12 @@ def check_credentials(
     valid = [c for c in fitting if c.valid_on(on)]
     if valid:
         best = max(valid, key=lambda c: c.expires_on or date.max)
-        until = f", valid until {best.expires_on.isoformat()}" if best.expires_on else ""
+        until = f", valid until {short_date(best.expires_on)}" if best.expires_on else ""
         return CredentialCheck(True, f"{_first_upper(noun(best.kind))} {best.number}{until}")
     latest = max(fitting, key=lambda c: c.expires_on or date.min)
     assert latest.expires_on is not None
     return CredentialCheck(
         False,
         f"{party_name}: {noun(latest.kind)} {latest.number} expired "
-        f"{latest.expires_on.isoformat()} ({need.section})",
+        f"{short_date(latest.expires_on)} ({need.section})",
     )

@@ -4,6 +4,7 @@ earlier) raise the same error, so the clerk reads the same sentence either way."
 
 from __future__ import annotations
 
+from desk.dates import short_date
 from desk.domain.model import GlAccount, Parcel, Payment, Refund, User
 from desk.errors import DuplicateRecord
 
@@ -33,26 +34,26 @@ def username_taken(existing: User) -> DuplicateRecord:
 
 
 def check_already_receipted(existing: Payment) -> DuplicateRecord:
-    """'Check 1042 from Jane Doe is already on receipt 2026-0371 of November 3, 2026.' A check
+    """'Check 1042 from Jane Doe is already on receipt 2026-0371 of 11/03/2026.' A check
     is one instrument: receipting it twice would count its money twice."""
     assert existing.id is not None
     d = existing.day
     return DuplicateRecord(
         "check number",
         f"Check {existing.check_number} from {existing.check_drawer or existing.payer_name} is "
-        f"already on receipt {existing.receipt_number} of {d:%B} {d.day}, {d.year}.",
+        f"already on receipt {existing.receipt_number} of {short_date(d)}.",
         existing.id,
     )
 
 
 def refund_check_used(existing: Refund) -> DuplicateRecord:
-    """'Refund check 10012 was already written on November 3, 2026 (to Jane Doe).' The
+    """'Refund check 10012 was already written on 11/03/2026 (to Jane Doe).' The
     treasurer's checks are numbered once each."""
     assert existing.id is not None
     d = existing.check_date
     return DuplicateRecord(
         "check number",
-        f"Refund check {existing.check_number} was already written on {d:%B} {d.day}, {d.year} "
+        f"Refund check {existing.check_number} was already written on {short_date(d)} "
         f"(to {existing.payer_name}).",
         existing.id,
     )

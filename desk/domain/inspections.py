@@ -36,6 +36,7 @@ from functools import cache
 from importlib import resources
 from typing import Any, NamedTuple
 
+from desk.dates import short_date, short_timestamp
 from desk.domain.kinds import TRADES, kinds_for
 from desk.domain.lifecycle import TEMPORARY_OCCUPANCY_MAX_DAYS, Deadline
 from desk.errors import ValidationError
@@ -556,7 +557,7 @@ def next_types(
 
 
 def _when(at: datetime) -> str:
-    return at.strftime("%Y-%m-%d %H:%M")
+    return short_timestamp(at)
 
 
 @dataclass(frozen=True)
@@ -763,22 +764,22 @@ class CorrectionOrder:
     def status(self, today: date) -> str:
         if not self.is_open:
             assert self.corrected_on is not None
-            return f"Corrected on {self.corrected_on.isoformat()}"
+            return f"Corrected on {short_date(self.corrected_on)}"
         if self.overdue(today):
             n = self.days_overdue(today)
             return (
-                f"Overdue since {(self.due_on + timedelta(days=1)).isoformat()} "
+                f"Overdue since {short_date(self.due_on + timedelta(days=1))} "
                 f"({n} day{'s' if n != 1 else ''}): a stop-work order may be served "
                 f"({STOP_WORK_SECTION})"
             )
-        return f"Correct by {self.due_on.isoformat()} ({self.section})"
+        return f"Correct by {short_date(self.due_on)} ({self.section})"
 
 
 def check_correction_date(noticed_on: date, due_on: date) -> None:
     if due_on < noticed_on:
         raise ValidationError(
             "correct by",
-            f"must not be before the written notice of {noticed_on.isoformat()}",
+            f"must not be before the written notice of {short_date(noticed_on)}",
         )
 
 
@@ -797,7 +798,7 @@ def correction_order(
     if extended and not reason.strip():
         raise ValidationError(
             "reason",
-            f"say why the time is extended beyond {days} days ({standard.isoformat()}, {section})",
+            f"say why the time is extended beyond {days} days ({short_date(standard)}, {section})",
         )
     return CorrectionOrder(noticed_on, due_on, section, extended=extended, reason=reason.strip())
 
@@ -808,7 +809,7 @@ def extend_correction_order(order: CorrectionOrder, new_due: date, reason: str) 
         raise ValidationError("correct by", "the order is corrected already")
     check_correction_date(order.noticed_on, new_due)
     if new_due <= order.due_on:
-        raise ValidationError("correct by", f"must be after {order.due_on.isoformat()}")
+        raise ValidationError("correct by", f"must be after {short_date(order.due_on)}")
     if not reason.strip():
         raise ValidationError("reason", "say why the time is extended")
     return CorrectionOrder(
@@ -908,8 +909,8 @@ class GreaseYear:
     @property
     def message(self) -> str:
         if self.done:
-            return f"{self.year}: inspected on {self.visits[0].isoformat()} (15.1.57(c))"
-        return f"{self.year}: annual inspection due by {self.due_by.isoformat()} (15.1.57(c))"
+            return f"{self.year}: inspected on {short_date(self.visits[0])} (15.1.57(c))"
+        return f"{self.year}: annual inspection due by {short_date(self.due_by)} (15.1.57(c))"
 
 
 def grease_inspection(year: int, visit_dates: Iterable[date]) -> GreaseYear:
@@ -1035,8 +1036,8 @@ def certificate_shortfalls(
     for o in correction_orders:
         if o.is_open:
             out.append(
-                f"The correction order of {o.noticed_on.isoformat()} (correct by "
-                f"{o.due_on.isoformat()}) is still open: a certificate is issued only when no "
+                f"The correction order of {short_date(o.noticed_on)} (correct by "
+                f"{short_date(o.due_on)}) is still open: a certificate is issued only when no "
                 "violation is found (15.1.13(a)(1))"
             )
     if not use.strip():
@@ -1062,7 +1063,7 @@ def temporary_occupancy(granted_on: date, complete_by: date, safe_and_sanitary: 
     if complete_by > latest:
         raise ValidationError(
             "complete by",
-            f"at most 120 days: {latest.isoformat()} at the latest (15.1.13(d))",
+            f"at most 120 days: {short_date(latest)} at the latest (15.1.13(d))",
         )
     return Deadline(
         "temporary_occupancy", "Temporary occupancy: completion due", complete_by, "15.1.13(d)"

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from datetime import date
 
+from desk.dates import short_date
 from desk.domain.enums import WorkClass
 from desk.domain.kinds import PermitKind
 from desk.domain.lifecycle import add_months
@@ -47,7 +48,7 @@ def frozen_ground_holds(day: date, emergency: bool) -> list[str]:
         return []
     return [
         f"No street openings between November 15 and May 1 except an emergency "
-        f"excavation; the issue date is {day.isoformat()} (§435-8, Frozen ground)."
+        f"excavation; the issue date is {short_date(day)} (§435-8, Frozen ground)."
     ]
 
 
@@ -65,8 +66,8 @@ def repaving_holds(
         return []
     where = street or "The street"
     return [
-        f"{where} was repaved on {paved_on.isoformat()}; it may not be opened before "
-        f"{moratorium_ends(paved_on).isoformat()} (five years) unless the Common Council "
+        f"{where} was repaved on {short_date(paved_on)}; it may not be opened before "
+        f"{short_date(moratorium_ends(paved_on))} (five years) unless the Common Council "
         "approves the opening as absolutely essential, and no approval is on record "
         "(§435-8.I, Excavation in new streets limited)."
     ]

@@ -43,6 +43,7 @@ from datetime import date, timedelta
 from enum import StrEnum
 from typing import Any
 
+from desk.dates import short_date
 from desk.domain.credentials import HeldCredential, noun
 from desk.domain.enums import CredentialKind, Role
 from desk.errors import PermissionDenied, RuleViolation, ValidationError
@@ -74,7 +75,7 @@ MAX_VACATE_DAYS = 365
 
 def _d(day: date | None) -> str:
     """MM/DD/YYYY, as the office writes dates."""
-    return "" if day is None else f"{day.month:02d}/{day.day:02d}/{day.year:04d}"
+    return "" if day is None else short_date(day)
 
 
 # --- who may do what ----------------------------------------------------------------------------

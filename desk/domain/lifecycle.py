@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from enum import StrEnum
 
+from desk.dates import short_date
 from desk.domain.enums import PermitStatus
 from desk.errors import RuleViolation, ValidationError
 
@@ -311,13 +312,13 @@ def requested_period_holds(rule: Rule, requested_until: date | None, on: date) -
     latest = on + timedelta(days=TEMPORARY_ELECTRICAL_MAX_DAYS)
     if requested_until < on:
         return [
-            f"Temporary wiring: the stated period ended on {requested_until.isoformat()}, "
-            f"before the issue date {on.isoformat()} (15.1.76(a))"
+            f"Temporary wiring: the stated period ended on {short_date(requested_until)}, "
+            f"before the issue date {short_date(on)} (15.1.76(a))"
         ]
     if requested_until > latest:
         return [
-            f"Temporary wiring: the stated period to {requested_until.isoformat()} is more than "
-            f"90 days from the issue date; {latest.isoformat()} at the latest (15.1.76(a))"
+            f"Temporary wiring: the stated period to {short_date(requested_until)} is more than "
+            f"90 days from the issue date; {short_date(latest)} at the latest (15.1.76(a))"
         ]
     return []
 
@@ -356,7 +357,9 @@ def check_extension(p: PermitDates, code: str, until: date) -> Deadline:
     if current is None:
         raise ValidationError("deadline", f"this permit has no '{code}' deadline to extend")
     if until <= current.due:
-        raise ValidationError("new date", f"must be after the current date {current.due}")
+        raise ValidationError(
+            "new date", f"must be after the current date {short_date(current.due)}"
+        )
     if p.rule is Rule.EROSION and until > current.due + timedelta(days=EROSION_EXTENSION_DAYS):
         raise ValidationError(
             "new date", "an erosion control extension is at most 180 days (15.2.8(e)(1))"
@@ -380,7 +383,7 @@ def check_extension(p: PermitDates, code: str, until: date) -> Deadline:
             raise ValidationError(
                 "new date",
                 f"no street openings between November 15 and May 1 except an emergency "
-                f"excavation: a renewal ends on {cap.isoformat()} at the latest (§435-8.A)",
+                f"excavation: a renewal ends on {short_date(cap)} at the latest (§435-8.A)",
             )
     if p.rule in (Rule.TEMPORARY_ELECTRICAL, Rule.TEMPORARY_OCCUPANCY, Rule.SOLID_FILL):
         assert p.issued_on is not None

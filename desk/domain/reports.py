@@ -26,6 +26,7 @@ from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
 
+from desk.dates import short_date
 from desk.domain.cashiering import AccountKind, AccountLine, AccountPurpose, act_211_deadline
 from desk.domain.enums import PermitClass, PermitStatus, WorkClass
 from desk.domain.kinds import TRADES, PermitKind
@@ -134,7 +135,7 @@ class DueDate:
     def words(self, today: date) -> str:
         """'due Tuesday 04/10/2026 (in 8 days)', 'overdue since ...', 'due today'."""
         left = self.days_left(today)
-        day = f"{self.due:%A} {self.due.month:02d}/{self.due.day:02d}/{self.due.year}"
+        day = f"{self.due:%A} {short_date(self.due)}"
         if left == 0:
             return f"due today, {day}"
         if left > 0:
@@ -439,7 +440,7 @@ def is_partial_year(year: int, register_starts: date | None) -> bool:
 
 
 def no_data_words(register_starts: date) -> str:
-    return f"n/a (no data before {register_starts:%m/%d/%Y})"
+    return f"n/a (no data before {short_date(register_starts)})"
 
 
 @dataclass(frozen=True)
@@ -1208,7 +1209,7 @@ def check_filed_on(issued_on: date | None, filed_on: date, today: date) -> None:
     if filed_on < issued_on:
         raise ValidationError(
             "filed on",
-            f"{filed_on:%m/%d/%Y} is before the permit was issued ({issued_on:%m/%d/%Y})",
+            f"{short_date(filed_on)} is before the permit was issued ({short_date(issued_on)})",
         )
     if filed_on > today:
         raise ValidationError("filed on", "must not be in the future")

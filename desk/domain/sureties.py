@@ -36,6 +36,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from desk.dates import short_date
 from desk.domain.enums import Role
 from desk.domain.kinds import kind_by_code, kinds_for
 from desk.domain.lifecycle import add_months
@@ -820,7 +821,7 @@ def _bond_problems(
     t, sec = bond.title(), req.section
     out: list[str] = []
     if bond.status is BondStatus.RELEASED:
-        when = f" on {bond.released_on.isoformat()}" if bond.released_on else ""
+        when = f" on {short_date(bond.released_on)}" if bond.released_on else ""
         out.append(f"{t} was released{when}; a bond in force is required ({sec})")
     elif bond.status is BondStatus.CLAIMED:
         claim = f" for {money_words(bond.claim_amount)}" if bond.claim_amount else ""
@@ -898,13 +899,13 @@ def _annual_problems(
     year_start, year_end = date(bond.year, 1, 1), date(bond.year, 12, 31)
     if start < year_start or start > year_end:
         return [
-            f"{t} is an annual bond for {bond.year}: it covers work from January 1 to "
-            f"December 31, {bond.year} only, and {start_words} is {start.isoformat()} ({sec})"
+            f"{t} is an annual bond for {bond.year}: it covers work from {short_date(year_start)} "
+            f"to {short_date(year_end)} only, and {start_words} is {short_date(start)} ({sec})"
         ]
     if end is not None and end > year_end:
         return [
-            f"{t} is an annual bond for {bond.year}: it covers work from January 1 to "
-            f"December 31, {bond.year} only, and the permit's work ends on {end.isoformat()} "
+            f"{t} is an annual bond for {bond.year}: it covers work from {short_date(year_start)} "
+            f"to {short_date(year_end)} only, and the permit's work ends on {short_date(end)} "
             f"({sec})"
         ]
     return []
@@ -922,15 +923,15 @@ def _date_problems(
 ) -> list[str]:
     if effective > start:
         return [
-            f"{t} takes effect {effective.isoformat()}, after {start_words} "
-            f"{start.isoformat()} ({sec})"
+            f"{t} takes effect {short_date(effective)}, after {start_words} "
+            f"{short_date(start)} ({sec})"
         ]
     if expiry is not None and expiry < start:
         return [
-            f"{t} expired {expiry.isoformat()}, before {start_words} {start.isoformat()} ({sec})"
+            f"{t} expired {short_date(expiry)}, before {start_words} {short_date(start)} ({sec})"
         ]
     if expiry is not None and end is not None and expiry < end:
-        return [f"{t} expires {expiry.isoformat()}, {end_words} {end.isoformat()} ({sec})"]
+        return [f"{t} expires {short_date(expiry)}, {end_words} {short_date(end)} ({sec})"]
     return []
 
 
@@ -999,18 +1000,18 @@ def _certificate_problems_on(
     # filing thereof": through the anniversary of the filing, not a day longer.
     ends = cert.association_ends(req.association_months)
     assert ends is not None
-    filed = cert.filed_on.isoformat()
+    filed = short_date(cert.filed_on)
     if ends < start:
         return [
             f"{t}, filed by {cert.insured} on {filed}, stopped covering its members on "
-            f"{ends.isoformat()}, one year from filing, before {start_words} "
-            f"{start.isoformat()} ({asec})"
+            f"{short_date(ends)}, one year from filing, before {start_words} "
+            f"{short_date(start)} ({asec})"
         ]
     if end is not None and ends < end:
         return [
             f"{t}, filed by {cert.insured} on {filed}, covers its members only until "
-            f"{ends.isoformat()}, one year from filing, before the permit's work ends on "
-            f"{end.isoformat()} ({asec})"
+            f"{short_date(ends)}, one year from filing, before the permit's work ends on "
+            f"{short_date(end)} ({asec})"
         ]
     return []
 
@@ -1112,21 +1113,21 @@ def release_check(bond: Bond, facts: ReleaseFacts) -> list[str]:
     if not facts.roles & RELEASE_ROLES:
         out.append("Releasing a bond takes the engineer's or the inspector's role")
     if bond.status is BondStatus.RELEASED:
-        when = f" on {bond.released_on.isoformat()}" if bond.released_on else ""
+        when = f" on {short_date(bond.released_on)}" if bond.released_on else ""
         who = f" by {bond.released_by}" if bond.released_by else ""
         return [*out, f"{t} was already released{when}{who}"]
     if bond.status is BondStatus.EXPIRED:
         return [*out, f"{t} has expired; there is nothing to release"]
     if bond.status is BondStatus.CLAIMED:
         # Releasing would discharge the surety from the City's claim on it.
-        when = f" on {bond.claimed_on.isoformat()}" if bond.claimed_on else ""
+        when = f" on {short_date(bond.claimed_on)}" if bond.claimed_on else ""
         return [*out, f"{t} was claimed{when}; a claimed bond is not released"]
     if bond.scope is BondScope.CONTRACTOR_YEAR and bond.year is not None:
         year_end = date(bond.year, 12, 31)
         if facts.on <= year_end:
             out.append(
                 f"{t} is the annual bond for {bond.year} and covers openings through "
-                f"{year_end.isoformat()}; it may be released after its year ({sec})"
+                f"{short_date(year_end)}; it may be released after its year ({sec})"
             )
     rule = bond.purpose.release_rule
     if rule is ReleaseRule.FINAL_INSPECTION:
@@ -1149,8 +1150,8 @@ def release_check(bond: Bond, facts: ReleaseFacts) -> list[str]:
             if facts.on <= ends:
                 out.append(
                     f"{t} guarantees the work for one year from its completion on "
-                    f"{done.isoformat()}, through {ends.isoformat()}; it may be released from "
-                    f"{(ends + timedelta(days=1)).isoformat()} ({sec})"
+                    f"{short_date(done)}, through {short_date(ends)}; it may be released from "
+                    f"{short_date(ends + timedelta(days=1))} ({sec})"
                 )
     return out
 
@@ -1247,12 +1248,12 @@ class ExpiryNotice:
     def message(self) -> str:
         name = f"{self.item.title()} of {self.holder}" if self.reference else self.item.title()
         if self.expired:
-            text = f"{name} expired {self.ends_on.isoformat()}"
+            text = f"{name} expired {short_date(self.ends_on)}"
         elif self.days_left == 0:
-            text = f"{name} expires today, {self.ends_on.isoformat()}"
+            text = f"{name} expires today, {short_date(self.ends_on)}"
         else:
             days = _days(self.days_left)
-            text = f"{name} expires {self.ends_on.isoformat()} (in {days})"
+            text = f"{name} expires {short_date(self.ends_on)} (in {days})"
         if self.permits:
             text += f"; permit{'s' if len(self.permits) > 1 else ''} "
             text += f"{', '.join(self.permits)} rel{'y' if len(self.permits) > 1 else 'ies'} on it"
@@ -1339,17 +1340,17 @@ def order_check(deposit: Deposit, on: date) -> list[str]:
         assert r is not None
         return [
             f"The Common Council retained the whole deposit by resolution {r.resolution} "
-            f"of {r.resolved_on.isoformat()}; nothing is left to return ({sec})"
+            f"of {short_date(r.resolved_on)}; nothing is left to return ({sec})"
         ]
     if deposit.refunded_on is not None:
         return [
-            f"This deposit was refunded on {deposit.refunded_on.isoformat()} by check "
+            f"This deposit was refunded on {short_date(deposit.refunded_on)} by check "
             f"{deposit.check_number}"
         ]
     if deposit.ordered_on is not None:
         return [
             f"The City Engineer already ordered this deposit returned on "
-            f"{deposit.ordered_on.isoformat()}"
+            f"{short_date(deposit.ordered_on)}"
         ]
     if deposit.completed_on is None:
         return [
@@ -1360,7 +1361,7 @@ def order_check(deposit: Deposit, on: date) -> list[str]:
     if on < eligible:
         return [
             f"The deposit may be returned not less than 180 days after the work's proper "
-            f"completion on {deposit.completed_on.isoformat()}: from {eligible.isoformat()}, "
+            f"completion on {short_date(deposit.completed_on)}: from {short_date(eligible)}, "
             f"{_days((eligible - on).days)} from now ({sec})"
         ]
     return []
@@ -1386,7 +1387,7 @@ def refund_check(deposit: Deposit, on: date) -> list[str]:
         return order_check(deposit, on)
     if deposit.refunded_on is not None:
         return [
-            f"This deposit was refunded on {deposit.refunded_on.isoformat()} by check "
+            f"This deposit was refunded on {short_date(deposit.refunded_on)} by check "
             f"{deposit.check_number}"
         ]
     if deposit.ordered_on is None:
@@ -1396,8 +1397,8 @@ def refund_check(deposit: Deposit, on: date) -> list[str]:
         ]
     if on < deposit.ordered_on:
         return [
-            f"The refund date {on.isoformat()} is before the City Engineer's order of "
-            f"{deposit.ordered_on.isoformat()}"
+            f"The refund date {short_date(on)} is before the City Engineer's order of "
+            f"{short_date(deposit.ordered_on)}"
         ]
     return []
 
@@ -1444,13 +1445,13 @@ def record_retention(deposit: Deposit, retention: Retention, roles: Iterable[Rol
     if deposit.refunded_on is not None:
         raise RuleViolation(
             f"This deposit was already refunded on "
-            f"{deposit.refunded_on.isoformat()}; there is nothing to retain"
+            f"{short_date(deposit.refunded_on)}; there is nothing to retain"
         )
     if deposit.retention is not None:
         r = deposit.retention
         raise RuleViolation(
             f"The Council already retained {money_words(r.amount)} by "
-            f"resolution {r.resolution} of {r.resolved_on.isoformat()}"
+            f"resolution {r.resolution} of {short_date(r.resolved_on)}"
         )
     return replace(deposit, retention=retention)
 

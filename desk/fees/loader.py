@@ -13,6 +13,7 @@ from decimal import Decimal, InvalidOperation
 from importlib import resources
 from typing import Any
 
+from desk.dates import short_date
 from desk.fees.model import FeeGroup, FeeItem, FeeSchedule, ItemKind, ScheduleVersion
 
 
@@ -216,7 +217,7 @@ def check_versions(where: str, versions: list[ScheduleVersion]) -> None:
         ):
             raise ScheduleError(
                 f"{where}: versions {a.label} and {b.label} overlap "
-                f"(both in effect on {b.effective_from.isoformat()})"
+                f"(both in effect on {short_date(b.effective_from)})"
             )
 
 

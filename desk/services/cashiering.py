@@ -19,6 +19,7 @@ from typing import Any
 
 from desk.calendar import is_holiday
 from desk.clock import Clock
+from desk.dates import short_date
 from desk.domain.cashiering import (
     SETTING_KEYS,
     ZERO,
@@ -518,7 +519,7 @@ def take_payment(
             raise ValidationError("payer", "enter who is paying")
         if uow.cash.find(DailyClose, municipality_id=muni.id, drawer=drawer, day=today):
             raise RuleViolation(
-                f"The drawer {drawer} is already closed for {today:%B} {today.day}, {today.year}; "
+                f"The drawer {drawer} is already closed for {short_date(today)}; "
                 "take the payment in another drawer."
             )
         assert muni.id is not None
@@ -638,10 +639,6 @@ def _payment(uow: UnitOfWork, payment_id: int) -> Payment:
     return payment
 
 
-def _day(d: date) -> str:
-    return f"{d:%B} {d.day}, {d.year}"
-
-
 def _reverse(
     uow: UnitOfWork,
     payment: Payment,
@@ -698,15 +695,15 @@ def void_payment(uow: UnitOfWork, clock: Clock, actor: Actor, payment_id: int, r
             raise RuleViolation(f"Receipt {n} is already voided or returned.")
         if payment.day != today:
             raise RuleViolation(
-                f"Receipt {n} was taken on {_day(payment.day)}; a receipt can be voided only on "
-                "the day it was taken."
+                f"Receipt {n} was taken on {short_date(payment.day)}; a receipt can be voided only "
+                "on the day it was taken."
             )
         if payment.close_id is not None or uow.cash.find(
             DailyClose, municipality_id=payment.municipality_id, drawer=payment.drawer, day=today
         ):
             raise RuleViolation(
-                f"The drawer {payment.drawer} is closed for {_day(today)}; receipt {n} can no "
-                "longer be voided."
+                f"The drawer {payment.drawer} is closed for {short_date(today)}; receipt {n} can "
+                "no longer be voided."
             )
         if payment.credited > 0:
             key = next((c.payer_key for c in uow.cash.find(PayerCredit, payment_id=payment.id)), "")
@@ -1356,7 +1353,7 @@ def close_day(
         uow.cash.lock(municipality_id)
         _municipality(uow, municipality_id)
         if uow.cash.find(DailyClose, municipality_id=municipality_id, drawer=drawer, day=day):
-            raise RuleViolation(f"The drawer {drawer} is already closed for {_day(day)}.")
+            raise RuleViolation(f"The drawer {drawer} is already closed for {short_date(day)}.")
         payments = uow.cash.find(Payment, municipality_id=municipality_id, drawer=drawer, day=day)
         figures = close_figures(_expected(uow, payments), counted, explanation)
         e, c = figures.expected, figures.counted
@@ -1407,7 +1404,7 @@ def create_turnover(
                 raise ValidationError("closed days", f"daily close #{cid} is not in this register")
             if close.turnover_id is not None:
                 raise RuleViolation(
-                    f"The {close.drawer} drawer's {_day(close.day)} is already in turnover "
+                    f"The {close.drawer} drawer's {short_date(close.day)} is already in turnover "
                     f"#{close.turnover_id}."
                 )
             closes.append(close)
@@ -1479,7 +1476,7 @@ def acknowledge_turnover(
             )
         if on < turnover.delivered_on or on > clock.today():
             raise ValidationError(
-                "date", f"must be between {_day(turnover.delivered_on)} and today"
+                "date", f"must be between {short_date(turnover.delivered_on)} and today"
             )
         turnover.acknowledged_on = on
         turnover.acknowledged_at = clock.now()
@@ -1637,9 +1634,9 @@ def _receipt_view(uow: UnitOfWork, payment: Payment, copy: bool) -> ReceiptView:
     status = ""
     for r in uow.cash.find(PaymentReversal, payment_id=payment.id):
         if r.kind is ReversalKind.VOID:
-            status = f"VOID — voided {_day(r.day)}: {r.reason}"
+            status = f"VOID — voided {short_date(r.day)}: {r.reason}"
         else:
-            status = f"CHECK RETURNED UNPAID — {_day(r.day)}"
+            status = f"CHECK RETURNED UNPAID — {short_date(r.day)}"
     return ReceiptView(
         # A reprint shows the letterhead of the moment the payment was received.
         letterhead=uow.municipalities.letterhead_as_of(

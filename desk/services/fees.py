@@ -8,6 +8,7 @@ from typing import Any
 
 from desk.calendar import is_holiday
 from desk.clock import Clock
+from desk.dates import short_date
 from desk.domain.enums import PartyRole
 from desk.domain.model import Actor
 from desk.domain.permissions import Permission, require
@@ -74,7 +75,7 @@ def _version_on(schedule: FeeSchedule, day: date) -> ScheduleVersion:
     version = schedule.version_on(day)
     if version is None:
         raise ValidationError(
-            "date", f"no fee schedule of {schedule.municipality} is in effect on {day.isoformat()}"
+            "date", f"no fee schedule of {schedule.municipality} is in effect on {short_date(day)}"
         )
     return version
 
@@ -113,7 +114,7 @@ def create_version(
         if latest is not None and version.effective_from <= latest.effective_from:
             raise ValidationError(
                 "effective from",
-                f"must be after {latest.effective_from.isoformat()}, when the current version "
+                f"must be after {short_date(latest.effective_from)}, when the current version "
                 f"'{latest.label}' took effect",
             )
         try:

@@ -22,6 +22,7 @@ from decimal import Decimal
 from functools import cache
 
 from desk.clock import Clock
+from desk.dates import short_date
 from desk.domain.enums import PermitStatus, Role
 from desk.domain.inspections import (
     CorrectionOrder,
@@ -196,10 +197,6 @@ def order_rule(o: CorrectionOrderRecord) -> CorrectionOrder:
     )
 
 
-def _us(d: date) -> str:
-    return f"{d.month:02d}/{d.day:02d}/{d.year:04d}"
-
-
 # --------------------------------------------------------------------------- fee lines
 
 
@@ -259,7 +256,7 @@ def request_inspection(
     desired_time = parse_desired_time(r.desired_time)
     today, now = clock.today(), clock.now()
     if r.desired_on is not None and r.desired_on < today:
-        raise ValidationError("desired date", f"{_us(r.desired_on)} is in the past")
+        raise ValidationError("desired date", f"{short_date(r.desired_on)} is in the past")
     with uow:
         uow.act_as(actor, now)
         permit = _permit(uow, r.permit_id)
@@ -320,7 +317,7 @@ def schedule_inspection(
     """Put a request on an inspector's day, at the end of the route. Returns its position."""
     require(actor, Permission.EDIT_PERMIT)
     if day < clock.today():
-        raise ValidationError("date", f"{_us(day)} is in the past")
+        raise ValidationError("date", f"{short_date(day)} is in the past")
     with uow:
         uow.act_as(actor, clock.now())
         insp = _inspection(uow, inspection_id)
@@ -434,7 +431,9 @@ def _record_order(
         section=order.section,
         items=r.correction_items.strip(),
         extended=order.extended,
-        extension_reasons=f"to {_us(order.due_on)}: {order.reason}" if order.extended else "",
+        extension_reasons=f"to {short_date(order.due_on)}: {order.reason}"
+        if order.extended
+        else "",
         by_user_id=actor.user_id,
         at=clock.now(),
     )
@@ -653,7 +652,7 @@ def extend_correction(
         extended = extend_correction_order(order_rule(rec), new_due, reason)
         rec.due_on = extended.due_on
         rec.extended = True
-        line = f"to {_us(extended.due_on)}: {extended.reason}"
+        line = f"to {short_date(extended.due_on)}: {extended.reason}"
         rec.extension_reasons = "\n".join(x for x in (rec.extension_reasons, line) if x)
         uow.commit()
         return rec.due_on
@@ -671,11 +670,13 @@ def mark_corrected(
         if rec is None:
             raise NotFound(f"correction order #{order_id} does not exist")
         if rec.corrected_on is not None:
-            raise RuleViolation(f"The order was corrected on {_us(rec.corrected_on)} already.")
+            raise RuleViolation(
+                f"The order was corrected on {short_date(rec.corrected_on)} already."
+            )
         if day < rec.noticed_on or day > clock.today():
             raise ValidationError(
                 "corrected on",
-                f"must be between the notice of {_us(rec.noticed_on)} and today",
+                f"must be between the notice of {short_date(rec.noticed_on)} and today",
             )
         rec.corrected_on = day
         uow.commit()

@@ -23,6 +23,7 @@ from datetime import date
 from typing import TypeVar
 
 from desk.clock import Clock
+from desk.dates import short_date
 from desk.domain import licensing as rules
 from desk.domain.credentials import HeldCredential
 from desk.domain.licensing import Ground, LicenceStatus, Outcome, Revocation
@@ -117,7 +118,7 @@ def grant_city_licence(
             if _status(other, today) is LicenceStatus.IN_FORCE:
                 raise RuleViolation(
                     f"{name} already holds City licence {other.number}, in force through "
-                    f"{other.expires_on:%m/%d/%Y}"
+                    f"{short_date(other.expires_on)}"
                 )
         assert muni.id is not None
         seq = uow.numbers.next(muni.id, rules.LICENCE_SERIES, today.year)
@@ -166,7 +167,8 @@ def file_licence_complaint(
         row = _licence(uow, licence_id)
         if complaint_on < row.granted_on:
             raise ValidationError(
-                "complaint date", f"is before the licence was granted on {row.granted_on:%m/%d/%Y}"
+                "complaint date",
+                f"is before the licence was granted on {short_date(row.granted_on)}",
             )
         rules.check_complaint(
             _status(row, complaint_on), revocation_of(row), complaint_on, basis, today
@@ -203,9 +205,8 @@ def schedule_revocation_hearing(
         if rev.complaint_on is None or not rev.pending:
             raise RuleViolation("There is no open complaint against this licence (15.1.78(a))")
         if rev.disqualified is not None:
-            raise RuleViolation(
-                f"The Council's finding of {rev.finding_on:%m/%d/%Y} is recorded already"
-            )
+            of = f" of {short_date(rev.finding_on)}" if rev.finding_on else ""
+            raise RuleViolation(f"The Council's finding{of} is recorded already")
         rules.check_hearing(rev.complaint_on, hearing_on, notice_on, notified)
         row.hearing_on = hearing_on
         row.notice_on = notice_on

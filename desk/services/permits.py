@@ -11,6 +11,7 @@ from datetime import date
 from decimal import Decimal
 
 from desk.clock import Clock
+from desk.dates import short_date
 from desk.domain.duplicates import parcel_exists
 from desk.domain.enums import NUMBERED_STATUSES, PartyKind, PartyRole, PermitStatus
 from desk.domain.issuance import SEWER_CONNECTION_KINDS
@@ -197,14 +198,14 @@ def issue_permit(
             by = uow.users.get(permit.issued_by_id) if permit.issued_by_id else None
             raise RuleViolation(
                 f"Permit {permit.number} was already issued"
-                + (f" on {permit.issued_on:%m/%d/%Y}" if permit.issued_on else "")
+                + (f" on {short_date(permit.issued_on)}" if permit.issued_on else "")
                 + (f" by {by.full_name}" if by is not None else "")
                 + "."
             )
         if permit.status in (PermitStatus.WITHDRAWN, PermitStatus.DENIED):
             raise RuleViolation(
                 f"This application was {permit.status.label.lower()}"
-                + (f" on {permit.status_date:%m/%d/%Y}" if permit.status_date else "")
+                + (f" on {short_date(permit.status_date)}" if permit.status_date else "")
                 + "; it cannot be issued."
             )
         if permit.applied_on and day < permit.applied_on:
@@ -281,7 +282,7 @@ def record_sewer_permission(
             )
         user = uow.users.get(actor.user_id)
         who = user.full_name if user is not None else actor.username
-        recorded = f"{words} (recorded by {who} on {clock.today().isoformat()})"
+        recorded = f"{words} (recorded by {who} on {short_date(clock.today())})"
         if len(recorded) > MAX_PERMISSION:
             raise ValidationError("sewer permission", f"at most {MAX_PERMISSION} characters")
         permit.sewer_permission = recorded

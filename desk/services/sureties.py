@@ -21,6 +21,7 @@ from decimal import Decimal
 from typing import TypeVar
 
 from desk.clock import Clock
+from desk.dates import short_date
 from desk.domain.cashiering import AdjustmentSource, Allocation, Tender
 from desk.domain.enums import PartyRole, PermitStatus, Role
 from desk.domain.kinds import kind_by_code
@@ -545,7 +546,7 @@ def permit_sureties(uow: UnitOfWork, clock: Clock, permit_id: int) -> PermitSure
                     r.number or "(no number)",
                     r.principal,
                     format_money(r.amount),
-                    f"{r.effective_on.isoformat()} – {until.isoformat() if until else 'release'}",
+                    f"{short_date(r.effective_on)} – {short_date(until) if until else 'release'}",
                     f"{r.purpose.label}; {bond_status_on(b, today).label}",
                     r.id or 0,
                 )
@@ -561,7 +562,7 @@ def permit_sureties(uow: UnitOfWork, clock: Clock, permit_id: int) -> PermitSure
                     c.policy,
                     c.insured,
                     _limits_text(cv),
-                    f"{c.effective_on.isoformat()} – {cv.covered_until().isoformat()}",
+                    f"{short_date(c.effective_on)} – {short_date(cv.covered_until())}",
                     "In force" if cv.covered_until() >= today else "Expired",
                     c.id or 0,
                 )
@@ -574,7 +575,7 @@ def permit_sureties(uow: UnitOfWork, clock: Clock, permit_id: int) -> PermitSure
                     f"receipt {_receipt_number(uow, row)}" if row.payment_id else "",
                     row.depositor,
                     format_money(row.amount),
-                    row.received_on.isoformat() if row.received_on else "",
+                    short_date(row.received_on) if row.received_on else "",
                     deposit_status_text(row, dv, today),
                     row.id or 0,
                 )
@@ -612,7 +613,7 @@ def _association_note(reqs: Requirements | None, cert: InsuranceCertificate) -> 
     until = cert.covered_until(months)
     return (
         f"The permit's plumber is covered by the {cert.insured} certificate "
-        f"{cert.policy or '(no number)'}, in force until {until:%m/%d/%Y} ({section}): a member "
+        f"{cert.policy or '(no number)'}, in force until {short_date(until)} ({section}): a member "
         "is deemed to have complied with the insurance requirement when the certificate is in "
         "force on the days the permit is applied for and issued; it need not outlast the "
         "permit's term."
@@ -944,7 +945,7 @@ def expire(uow: UnitOfWork, clock: Clock, actor: Actor, bond_id: int) -> None:
         if until is None or until >= today:
             raise RuleViolation(
                 f"{b.title()} is in force "
-                + (f"through {until.isoformat()}" if until else "until released")
+                + (f"through {short_date(until)}" if until else "until released")
             )
         row.status = BondStatus.EXPIRED
         uow.commit()
@@ -1422,7 +1423,7 @@ def pay_deposit(
         if row.status is not DepositState.AWAITING_PAYMENT:
             raise RuleViolation(
                 f"The street deposit of {format_money(row.amount)} was received on "
-                f"{row.received_on.isoformat() if row.received_on else '—'}"
+                f"{short_date(row.received_on) if row.received_on else '—'}"
             )
         permit = _permit(uow, row.permit_id)
         municipality_id, permit_id, amount = permit.municipality_id, row.permit_id, row.amount
@@ -1501,7 +1502,7 @@ def record_completion(
         view, permit = _view(uow, row)
         if permit.issued_on is not None and completed_on < permit.issued_on:
             raise ValidationError(
-                "completed on", f"is before the permit was issued on {permit.issued_on.isoformat()}"
+                "completed on", f"is before the permit was issued on {short_date(permit.issued_on)}"
             )
         completion_rule(view, completed_on)  # refused once the engineer has ordered the refund
         row.completed_on = completed_on
@@ -1549,7 +1550,7 @@ def refund_deposit(
         amounts = split(refunded)
         reason = (
             f"Street deposit returned to {refunded.payee} on the City Engineer's order of "
-            f"{row.ordered_on.isoformat() if row.ordered_on else ''} (15.1.43)"
+            f"{short_date(row.ordered_on) if row.ordered_on else ''} (15.1.43)"
         )
         if amounts.retained > 0:
             reason += f"; {format_money(amounts.retained)} retained by the Common Council"

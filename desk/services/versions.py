@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from desk.dates import short_timestamp
 from desk.errors import StaleEdit
 from desk.services.uow import UnitOfWork
 
@@ -24,4 +25,4 @@ def check_version(uow: UnitOfWork, record: Versioned, shown: int | None, what: s
         raise StaleEdit(what, "another user", "a moment ago")
     by, at = last
     # Shown in the workstation's time zone, as the clerk reads the clock on the wall.
-    raise StaleEdit(what, by, f"{at.astimezone():%m/%d/%Y %I:%M %p}".replace(" 0", " "))
+    raise StaleEdit(what, by, short_timestamp(at.astimezone()))

@@ -44,7 +44,7 @@ def test_daily_cash_writes_both_files_with_the_days_figures(
         ("Main", "closed", "Cash")
     ]
     text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(str(pdf)).pages)
-    assert "Daily cash report — Monday, March 2, 2026" in text
+    assert "Daily cash report — Monday 03/02/2026" in text
 
 
 def test_either_output_may_be_omitted(db_file: Path, tmp_path: Path) -> None:

@@ -87,7 +87,7 @@ def test_a_new_version_must_start_after_the_current_one_and_only_an_administrato
     copy = fees.with_items(shipped, label="copy", effective_from=date(2026, 7, 1))
     with pytest.raises(PermissionDenied, match="administrator"):
         fees.create_version(uow, clock, reg.clerk, reg.municipality_id, copy)
-    with pytest.raises(ValidationError, match="effective from: must be after 2000-01-01"):
+    with pytest.raises(ValidationError, match="effective from: must be after 01/01/2000"):
         fees.create_version(
             uow,
             clock,

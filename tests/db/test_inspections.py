@@ -230,7 +230,7 @@ def test_a_correction_order_runs_30_days_and_is_overdue_from_the_day_after(
         assert iq.overdue_orders(conn, reg.municipality_id, date(2026, 4, 15)) == []
         (late,) = iq.overdue_orders(conn, reg.municipality_id, date(2026, 4, 16))
     assert late.permit_number == "2026-0001" and late.type_label == "Location"
-    assert late.rule.status(date(2026, 4, 16)).startswith("Overdue since 2026-04-16 (1 day)")
+    assert late.rule.status(date(2026, 4, 16)).startswith("Overdue since 04/16/2026 (1 day)")
     # The inspector extends it, with a reason; a clerk may not.
     with pytest.raises(PermissionDenied):
         svc.extend_correction(
@@ -388,7 +388,7 @@ def test_a_temporary_certificate_runs_at_most_120_days(
             reg.inspector,
             CertificateInput(reg.permit_id, "Dwelling", temporary_until=date(2026, 6, 1)),
         )
-    with pytest.raises(ValidationError, match="2026-07-14 at the latest"):
+    with pytest.raises(ValidationError, match="07/14/2026 at the latest"):
         svc.issue_certificate(
             database.uow(),
             clock,

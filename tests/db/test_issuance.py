@@ -39,7 +39,7 @@ def test_issuance_lists_the_checklist_and_the_contractors_missing_certification(
     short = issuance_shortfalls(uow, reg.permit_id, clock.today())
     assert (
         "Badger State Builders LLC: dwelling contractor certification DC-1102345 expired "
-        "2026-03-01 (Wis. Stat. 101.654)" in short
+        "03/01/2026 (Wis. Stat. 101.654)" in short
     )
     permits.add_credential(
         uow, clock, reg.clerk, reg.contractor_id,

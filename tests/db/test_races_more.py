@@ -198,7 +198,7 @@ def test_the_same_street_deposit_refunded_twice_at_once_is_refunded_once(
         )
         winner, refusal = one_ok_one_refused(outcomes)
         assert refusal == (
-            f"This deposit was refunded on {refund_day.isoformat()} by check {checks[winner]}"
+            f"This deposit was refunded on {refund_day:%m/%d/%Y} by check {checks[winner]}"
         ), outcomes
         uow = o.uow()
         with uow:
@@ -254,7 +254,7 @@ def test_the_same_bond_released_twice_at_once_is_released_once(
         winner, refusal = one_ok_one_refused(outcomes)
         actor, name = releasers[winner]
         assert refusal == (
-            f"Bond SB-{1000 + n} was already released on {DAY.isoformat()} by {name}"
+            f"Bond SB-{1000 + n} was already released on {DAY:%m/%d/%Y} by {name}"
         ), outcomes
         assert _bond_row(o, bond_id) == (BondStatus.RELEASED, actor.user_id, name, None)
         steps = _field_steps(database, "bond", bond_id, "status")
@@ -290,8 +290,7 @@ def test_a_bond_released_while_another_clerk_claims_it_ends_with_one_told_no(
             assert steps == [(o.reg.inspector.user_id, "in_force", "released")]
         else:  # the claim first: the release refused
             assert released == (
-                f"Bond SB-{1000 + n} was claimed on {DAY.isoformat()}; a claimed bond is not "
-                "released"
+                f"Bond SB-{1000 + n} was claimed on {DAY:%m/%d/%Y}; a claimed bond is not released"
             )
             assert (status, by_id, amount) == (BondStatus.CLAIMED, None, D("750.00"))
             assert steps == [(o.reg.clerk.user_id, "in_force", "claimed")]

@@ -194,7 +194,7 @@ def _deposits_and_nsf(db: Database, clock: FixedClock, reg: Register, reroof: in
     engineer = users.authenticate(uow, "erin", PASSWORD)
     clock.set(date(2025, 6, 2))
     deposit_ids = []
-    for street in ("W Bender Rd", "N Port Washington Rd"):
+    for check, street in (("2231", "W Bender Rd"), ("2232", "N Port Washington Rd")):
         sewer = _apply(
             reg, db, clock, kind="SEWER-WATER", description=f"Sanitary lateral, {street}"
         )
@@ -208,7 +208,7 @@ def _deposits_and_nsf(db: Database, clock: FixedClock, reg: Register, reroof: in
                 depositor_address="5800 N Bayshore Dr, Glendale WI 53217",
                 amount=D("500.00"),
             ),
-            Tender(PaymentMethod.CHECK, D("500.00"), "2231", "North Shore Plumbing Co", "Tri City"),
+            Tender(PaymentMethod.CHECK, D("500.00"), check, "North Shore Plumbing Co", "Tri City"),
         )
         assert paid is not None
         deposit_ids.append(deposit_id)

@@ -185,7 +185,7 @@ def test_an_opening_within_five_years_of_the_repaving_is_held_to_the_day_before_
     )
     held = issuance_shortfalls(uow, nl.permit_id, date(2026, 5, 31))  # the day before
     assert _moratorium(held) == [
-        "e bridge st. was repaved on 2021-06-01; it may not be opened before 2026-06-01 (five "
+        "e bridge st. was repaved on 06/01/2021; it may not be opened before 06/01/2026 (five "
         "years) unless the Common Council approves the opening as absolutely essential, and no "
         "approval is on record (§435-8.I, Excavation in new streets limited)."
     ]
@@ -218,7 +218,7 @@ def test_the_latest_repaving_of_the_parcels_segment_counts_and_other_segments_do
     )
     street_register.record_repaving(uow, clock, nl.admin, nl.municipality_id, "E Bridge St", PAVED)
     (hold,) = _moratorium(issuance_shortfalls(uow, nl.permit_id, date(2027, 9, 14)))
-    assert "repaved on 2022-09-15" in hold and "before 2027-09-15" in hold
+    assert "repaved on 09/15/2022" in hold and "before 09/15/2027" in hold
     assert _moratorium(issuance_shortfalls(uow, nl.permit_id, date(2027, 9, 15))) == []
     rows = street_register.repavings(uow, nl.municipality_id)
     assert [(r.segment, r.repaved_on, r.moratorium_ends) for r in rows][:2] == [

@@ -224,7 +224,7 @@ def test_a_certificate_ending_before_the_moving_permit_term_holds_it(office: Off
     short = replace_expiry(mover_certificate(o), date(2026, 7, 1))
     sure.record_certificate(o.uow, o.clock, o.reg.clerk, short)
     (message,) = o.shortfalls(o.move)
-    assert message.startswith("Certificate GL-4471 expires 2026-07-01, before the permit's work")
+    assert message.startswith("Certificate GL-4471 expires 07/01/2026, before the permit's work")
 
 
 def replace_expiry(c: sure.CertificateInput, expiry: date) -> sure.CertificateInput:
@@ -322,9 +322,9 @@ def test_an_association_certificate_older_than_one_year_no_longer_covers(office:
         o.uow, o.clock, o.reg.clerk, association_certificate(o, date(2025, 2, 14))
     )
     assert o.shortfalls(o.sewer) == [
-        "Certificate ASSN-2025, filed by Milwaukee Master Plumbers Association on 2025-02-14, "
-        "stopped covering its members on 2026-02-14, one year from filing, before the issue "
-        "date 2026-03-02 (15.1.38(b))"
+        "Certificate ASSN-2025, filed by Milwaukee Master Plumbers Association on 02/14/2025, "
+        "stopped covering its members on 02/14/2026, one year from filing, before the issue "
+        "date 03/02/2026 (15.1.38(b))"
     ]
 
 
@@ -405,7 +405,7 @@ def test_a_member_issued_the_day_after_the_association_certificate_ends_is_held(
     pid = _member_applies(o, ASSN_ENDS)  # in force on the day of application
     after = ASSN_ENDS + timedelta(days=1)
     assert o.shortfalls(pid, after) == [
-        "Certificate ASSN-2025 expired 2026-09-01, before the issue date 2026-09-02 (15.1.38(b))"
+        "Certificate ASSN-2025 expired 09/01/2026, before the issue date 09/02/2026 (15.1.38(b))"
     ]
 
 
@@ -413,7 +413,7 @@ def test_a_member_who_applied_before_the_association_filed_is_held(office: Offic
     o = office
     pid = _member_applies(o, ISSUE_DAY - timedelta(days=1))  # the day before the filing
     assert o.shortfalls(pid, ISSUE_DAY) == [
-        "Certificate ASSN-2025 takes effect 2026-03-02, after the application date 2026-03-01 "
+        "Certificate ASSN-2025 takes effect 03/02/2026, after the application date 03/01/2026 "
         "(15.1.38(b))"
     ]
 
@@ -429,9 +429,9 @@ def test_the_one_year_from_filing_still_bounds_the_association_certificate(
     # Filed 2025-03-02: it covers its members through 2026-03-02, the issue day, not after.
     assert o.shortfalls(o.sewer, ISSUE_DAY) == []
     assert o.shortfalls(o.sewer, ISSUE_DAY + timedelta(days=1)) == [
-        "Certificate ASSN-2025, filed by Milwaukee Master Plumbers Association on 2025-03-02, "
-        "stopped covering its members on 2026-03-02, one year from filing, before the issue "
-        "date 2026-03-03 (15.1.38(b))"
+        "Certificate ASSN-2025, filed by Milwaukee Master Plumbers Association on 03/02/2025, "
+        "stopped covering its members on 03/02/2026, one year from filing, before the issue "
+        "date 03/03/2026 (15.1.38(b))"
     ]
 
 
@@ -453,7 +453,7 @@ def test_a_plumbers_own_certificate_must_still_outlast_the_permits_term(office: 
     sure.record_certificate(o.uow, o.clock, o.reg.clerk, own)
     (short,) = o.shortfalls(o.sewer)
     assert short.startswith(
-        "Certificate GL-77 expires 2026-09-01, before the permit's work ends on"
+        "Certificate GL-77 expires 09/01/2026, before the permit's work ends on"
     )
     assert short.endswith("(15.1.38(a))")
 
@@ -521,7 +521,7 @@ def test_a_bond_is_released_after_the_final_inspection_by_the_inspector(office: 
 def test_a_claim_and_an_expiry_are_recorded(office: Office) -> None:
     o = office
     bond_id = sure.record_bond(o.uow, o.clock, o.reg.clerk, moving_bond(o))
-    with pytest.raises(RuleViolation, match="in force through 2029-12-31"):
+    with pytest.raises(RuleViolation, match="in force through 12/31/2029"):
         sure.expire(o.uow, o.clock, o.reg.clerk, bond_id)
     sure.claim(o.uow, o.clock, o.reg.inspector, bond_id, D("750.00"), "barriers not erected")
     with o.uow as uow:
@@ -591,7 +591,7 @@ def test_the_expiry_watch_lists_what_ends_soon_with_the_permits_relying_on_it(
     assert rows[0].holder == "Lakeshore House Movers Inc"
     assert rows[0].holder_address.startswith("400 W Silver Spring Dr")
     assert rows[0].message == (
-        "Certificate GL-4471 of Lakeshore House Movers Inc expired 2026-02-27; permit "
+        "Certificate GL-4471 of Lakeshore House Movers Inc expired 02/27/2026; permit "
         "2026-0101 relies on it"
     )
 
@@ -711,7 +711,7 @@ def test_the_deposit_is_eligible_on_the_180th_day_after_completion_not_the_179th
         sure.order_deposit_refund(o.uow, o.clock, o.engineer, deposit_id)
     assert str(e.value) == (
         "The deposit may be returned not less than 180 days after the work's proper completion "
-        "on 2026-03-10: from 2026-09-06, 1 day from now (15.1.43)"
+        "on 03/10/2026: from 09/06/2026, 1 day from now (15.1.43)"
     )
     o.clock.set(done + timedelta(days=180))
     with pytest.raises(PermissionDenied, match="City Engineer"):

@@ -102,8 +102,8 @@ def test_temporary_wiring_issued_after_its_period_ended_is_refused_in_words(
     lifecycle.set_requested_period(database.uow(), clock, reg.clerk, permit_id, end)
     assert issuance.issuance_shortfalls(database.uow(), permit_id, end) == []  # the day of
     assert issuance.issuance_shortfalls(database.uow(), permit_id, end + timedelta(days=1)) == [
-        f"Temporary wiring: the stated period ended on {end.isoformat()}, before the issue "
-        f"date {(end + timedelta(days=1)).isoformat()} (15.1.76(a))"
+        f"Temporary wiring: the stated period ended on {end:%m/%d/%Y}, before the issue "
+        f"date {end + timedelta(days=1):%m/%d/%Y} (15.1.76(a))"
     ]
 
 
@@ -314,7 +314,7 @@ def test_a_street_opening_issued_before_the_season_is_valid_to_november_14_at_th
     _issue_on(database, clock, reg.admin, nov14, date(2026, 11, 14))
     assert _expires_on(database, nov14) == date(2026, 11, 14)
     # The renewal stops at November 14 too, in words.
-    with pytest.raises(ValidationError, match=r"ends on 2026-11-14 at the latest \(§435-8\.A\)"):
+    with pytest.raises(ValidationError, match=r"ends on 11/14/2026 at the latest \(§435-8\.A\)"):
         lifecycle.extend_deadline(
             database.uow(), clock, reg.admin, nov2, "expires", date(2026, 12, 10), "More pipe"
         )
@@ -340,7 +340,7 @@ def test_a_renewal_before_the_season_may_reach_november_14_but_not_beyond(
     make_issuable(database, clock, reg.admin, pid)
     _issue_on(database, clock, reg.admin, pid, date(2026, 10, 1))
     assert _expires_on(database, pid) == date(2026, 10, 31)
-    with pytest.raises(ValidationError, match="2026-11-14 at the latest"):
+    with pytest.raises(ValidationError, match="11/14/2026 at the latest"):
         lifecycle.extend_deadline(
             database.uow(), clock, reg.admin, pid, "expires", date(2026, 11, 15), "More pipe"
         )

@@ -162,14 +162,14 @@ def test_a_sewer_connection_waits_for_a_delinquent_sewer_tax_or_the_plumbing_ins
         permits.record_sewer_permission(database.uow(), clock, reg.inspector, permit_id, "  ")
     permits.record_sewer_permission(
         database.uow(), clock, reg.inspector, permit_id,
-        "Granted by Plumbing Inspector R. Nowak on 2026-03-01: payment plan signed",
+        "Granted by Plumbing Inspector R. Nowak on 03/01/2026: payment plan signed",
     )  # fmt: skip
     with database.read() as conn:
         d = queries.permit_detail(conn, permit_id)
     assert d is not None and d.sewer_delinquent
     assert d.sewer_permission == (
-        "Granted by Plumbing Inspector R. Nowak on 2026-03-01: payment plan signed "
-        "(recorded by Ivan Inspector on 2026-03-02)"
+        "Granted by Plumbing Inspector R. Nowak on 03/01/2026: payment plan signed "
+        "(recorded by Ivan Inspector on 03/02/2026)"
     )
     number = permits.issue_permit(database.uow(), clock, reg.inspector, permit_id)
     assert number == "2026-0001"

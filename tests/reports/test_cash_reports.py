@@ -98,7 +98,7 @@ def test_a_voided_receipt_says_void_with_its_reason(day: CashDay, tmp_path: Path
     render_receipt(view, tmp_path / "void.pdf")
     text = pdf_text(tmp_path / "void.pdf")
     assert "2026-0002" in text
-    assert "VOID — voided March 2, 2026: typed on the wrong permit" in text
+    assert "VOID — voided 03/02/2026: typed on the wrong permit" in text
 
 
 # --- the daily cash report --------------------------------------------------------------------
@@ -120,7 +120,7 @@ def test_the_daily_cash_report_shows_receipts_voids_expected_counted_and_the_sho
     assert main.over_short == D("-5.00")
     render_daily_cash_pdf(report, tmp_path / "daily.pdf")
     text = pdf_text(tmp_path / "daily.pdf")
-    assert "Daily cash report — Monday, March 2, 2026" in text
+    assert "Daily cash report — Monday 03/02/2026" in text
     assert "2026-0002" in text and "VOID" in text
     assert "The drawer was $5.00 short: change given twice" in text
     assert "Cash $268.00 $100.00 $168.00 $163.00 −$5.00" in text
@@ -129,7 +129,7 @@ def test_the_daily_cash_report_shows_receipts_voids_expected_counted_and_the_sho
     export_daily_cash_xlsx(report, tmp_path / "daily.xlsx")
     wb = load_workbook(tmp_path / "daily.xlsx")
     assert wb.sheetnames == ["Drawers", "Receipts"]
-    assert wb.properties.title == "Daily cash report — Monday, March 2, 2026"
+    assert wb.properties.title == "Daily cash report — Monday 03/02/2026"
     ws = wb["Drawers"]
     total = row_with(ws, "Total")
     # Receipts, voids, expected, counted, over/short: each a SUM over the rows above.

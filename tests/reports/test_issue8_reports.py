@@ -181,7 +181,7 @@ def test_the_annual_pdf_has_a_cover_a_summary_charts_and_numbered_pages(
     cover = text[0]
     assert "Annual report of the Building Inspector — 2025" in cover
     assert "to the Common Council of the City of Glendale (15.1.6(c))" in cover
-    assert "Submitted by Building Inspector" in cover and "Prepared January 12, 2026" in cover
+    assert "Submitted by Building Inspector" in cover and "Prepared 01/12/2026" in cover
     assert "Page 1 of" not in cover  # the cover carries no footer
     body = "\n".join(text[1:])
     assert "Headline figures" in body and "Five-year trend" in body
@@ -208,7 +208,7 @@ def test_the_electrical_annual_report_is_due_before_march_first(
     render_annual_pdf(rep, out)
     _, text = _pdf_text(out)
     assert "Annual report of the Electrical Inspector — 2025" in text[0]
-    assert "Due by February 28, 2026 (15.1.74(b))" in text[0]
+    assert "Due by 02/28/2026 (15.1.74(b))" in text[0]
 
 
 # --------------------------------------------------------------------------- monthly report
@@ -238,7 +238,7 @@ def test_the_monthly_report_compares_the_month_last_year_and_the_year_to_date(
     assert value(wb, "Activity", f"C{totals[2]}") == 3  # granted, year to date
     pages, text = _pdf_text(pdf)
     assert "Monthly permit activity — March 2025" in text[0]
-    assert "due by April 10, 2025" in text[0]
+    assert "due by 04/10/2025" in text[0]
     assert "Year to date: January–March 2025" in "\n".join(text)
     assert f"Page 1 of {pages}" in text[0]
 
@@ -309,7 +309,7 @@ def test_the_act_211_report_shows_the_late_filing_and_its_refund(
     render_act211_pdf(rep, pdf)
     _, text = _pdf_text(pdf)
     assert "Act 211 filings with the state — February 2025" in text[0]
-    assert "due March 15, 2025" in text[0]
+    assert "due 03/15/2025" in text[0]
     assert "Filed late" in text[0] and "Refunded" in text[0]
     ws = load_workbook(xlsx)["Filings"]
     header = next(n for n in range(1, ws.max_row + 1) if ws.cell(row=n, column=1).value == "Permit")

@@ -195,7 +195,7 @@ def test_a_reminder_letter_goes_to_each_contractor_with_the_date_to_renew_by(
     assert [x.reply_by for x in letters] == [date(2026, 10, 25), date(2026, 11, 23)]
     assert letter_paragraphs(letters[0])[:2] == [
         "Our records show that your certificate of insurance WB-771204 issued by West Bend "
-        "Mutual ended on October 3, 2026.",
+        "Mutual ended on 10/03/2026.",
         "Permits 2026-0274, 2026-0336 rely on it. The ordinance requires the insurance to stay "
         "in force while the permitted work goes on; work without it may be stopped.",
     ]
@@ -206,5 +206,7 @@ def test_a_reminder_letter_goes_to_each_contractor_with_the_date_to_renew_by(
     second = " ".join(pages[1].extract_text().split())
     assert "Lakeshore House Movers Inc 400 W Silver Spring Dr Glendale, WI 53217" in second
     assert "Re: Bond MB-2026-05 — Moving a building" in second
-    assert "with this office by November 23, 2026" in second
+    assert "with this office by 11/23/2026" in second
+    # The letter's date line is the one place a date is written out in words.
+    assert "River Pkwy October 15, 2026 Lakeshore House Movers" in second
     assert "Dale Kowalski Building Inspector" in second

@@ -184,7 +184,7 @@ def test_a_date_not_after_the_latest_version_is_refused_next_to_the_date(
     assert dialog.isVisible()
     assert dialog.date_error.isVisible()
     assert dialog.date_error.text() == (
-        "Effective from: must be after 2000-01-01, when the current version "
+        "Effective from: must be after 01/01/2000, when the current version "
         "'Glendale 15.1.21 (shipped)' took effect"
     )
     assert not dialog.label_error.isVisible()

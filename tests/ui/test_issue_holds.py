@@ -93,7 +93,7 @@ def test_a_repaved_street_holds_the_opening_to_the_anniversary_and_the_councils_
     dialog.date_edit.setDate(to_qdate(date(2026, 5, 31)))  # the day before the anniversary
     held = [t for t in dialog.condition_texts() if "§435-8.I" in t]
     assert held == [
-        "E Bridge St was repaved on 2021-06-01; it may not be opened before 2026-06-01 (five "
+        "E Bridge St was repaved on 06/01/2021; it may not be opened before 06/01/2026 (five "
         "years) unless the Common Council approves the opening as absolutely essential, and no "
         "approval is on record (§435-8.I, Excavation in new streets limited)."
     ]

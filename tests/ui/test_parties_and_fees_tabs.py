@@ -73,7 +73,7 @@ def test_the_parties_tab_marks_the_builders_certification_good_through_its_expir
     assert "expired" in texts
     assert (
         "✗  Badger State Builders LLC: dwelling contractor certification DC-1100 expired "
-        "2026-03-02 (Wis. Stat. 101.654)" in texts
+        "03/02/2026 (Wis. Stat. 101.654)" in texts
     )
 
 

@@ -177,7 +177,7 @@ def test_each_credential_is_marked_whether_it_fits_the_role_on_the_day() -> None
     assert builder.credentials[0].note == "expired"
     assert builder.verdict == (
         "Badger State Builders LLC: dwelling contractor certification DC-1100 expired "
-        "2026-03-02 (Wis. Stat. 101.654)"
+        "03/02/2026 (Wis. Stat. 101.654)"
     )
     assert day_after.summary == (
         "Credentials checked on 03/03/2026: not in order for Badger State Builders LLC."

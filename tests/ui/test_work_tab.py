@@ -154,7 +154,7 @@ def test_the_sewer_tax_and_the_plumbing_inspectors_permission_are_recorded_from_
     )
     tab.record_sewer_permission()
     assert tab.value("Sewer permission") == (
-        "Granted by R. Nowak, payment plan (recorded by Alex Administrator on 2026-03-02)"
+        "Granted by R. Nowak, payment plan (recorded by Alex Administrator on 03/02/2026)"
     )
     assert tab.note("Sewer tax on the parcel") == ""  # no longer holding the permit
 

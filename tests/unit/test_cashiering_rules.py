@@ -338,9 +338,11 @@ def test_act_211_refunds_nothing_when_filed_in_time_or_before_the_deadline() -> 
     filed = act_211_refund(
         D("439.00"), D("35.00"), date(2026, 1, 20), date(2026, 2, 15), date(2026, 3, 2)
     )
-    assert filed.amount == 0 and "by the February 15 deadline" in filed.reason
+    assert filed.amount == 0
+    assert "filed with the state on 02/15/2026, by the 02/15/2026 deadline" in filed.reason
     early = act_211_refund(D("439.00"), D("35.00"), date(2026, 1, 20), None, date(2026, 2, 15))
-    assert early.amount == 0 and "has not passed yet" in early.reason
+    assert early.amount == 0
+    assert "The filing deadline, 02/15/2026, has not passed yet" in early.reason
     late = act_211_refund(
         D("439.00"), D("35.00"), date(2026, 1, 20), date(2026, 2, 16), date(2026, 3, 2)
     )

@@ -146,7 +146,7 @@ def test_duplicate_codes_and_overlapping_versions_are_refused() -> None:
         "effective_from = 2020-01-01", "effective_from = 2020-01-01\neffective_to = 2021-06-30"
     )
     later = second.replace("2020-01-01", "2021-01-01")
-    with pytest.raises(ScheduleError, match=r"overlap .*2021-01-01"):
+    with pytest.raises(ScheduleError, match=r"overlap .*01/01/2021"):
         schedule_from_toml("t.toml", ended + later)
     ok = schedule_from_toml("t.toml", BASE + second.replace("2020-01-01", "2022-01-01"))
     assert ok.version_on(date(2021, 12, 31)).label == "A"  # type: ignore[union-attr]

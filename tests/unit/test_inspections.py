@@ -266,7 +266,7 @@ def test_the_electrical_rough_in_is_due_24_hours_after_the_notice() -> None:
     due = inspection_due(rough_in, clock.now())
     assert due is not None
     assert due.due_at == datetime(2026, 3, 3, 14, 30, tzinfo=UTC)
-    assert due.message == "Electrical rough-in inspection due by 2026-03-03 14:30 (15.1.76(c))"
+    assert due.message == "Electrical rough-in inspection due by 03/03/2026 2:30 PM (15.1.76(c))"
     assert electrical_rough_in_due(clock.now()).due_at == due.due_at
     clock.advance(timedelta(hours=24))
     assert not due.late(clock.now())
@@ -282,8 +282,8 @@ def test_street_opening_notices_24_hours_before_excavating_and_4_before_backfill
     late = excavation_notice(dig, datetime(2026, 6, 9, 9, 30))
     assert not late.timely
     assert late.message == (
-        "Excavation at 2026-06-10 08:00: notice given 2026-06-09 09:30, 1 h 30 min late; "
-        "it was due by 2026-06-09 08:00 (§435-8B)"
+        "Excavation at 06/10/2026 8:00 AM: notice given 06/09/2026 9:30 AM, 1 h 30 min late; "
+        "it was due by 06/09/2026 8:00 AM (§435-8B)"
     )
     assert excavation_notice(dig, datetime(2026, 6, 10, 7, 0), emergency=True).timely
     fill = datetime(2026, 6, 10, 13, 0)
@@ -321,11 +321,11 @@ def test_a_correction_order_is_due_30_days_after_the_notice_and_overdue_the_day_
     assert not order.overdue(clock.today())
     clock.set(date(2026, 4, 1))  # the day of
     assert not order.overdue(clock.today())
-    assert order.status(clock.today()) == "Correct by 2026-04-01 (15.1.90(b)(1))"
+    assert order.status(clock.today()) == "Correct by 04/01/2026 (15.1.90(b)(1))"
     clock.set(date(2026, 4, 2))  # the day after
     assert order.overdue(clock.today())
     assert order.status(clock.today()) == (
-        "Overdue since 2026-04-02 (1 day): a stop-work order may be served (15.1.90(b)(2))"
+        "Overdue since 04/02/2026 (1 day): a stop-work order may be served (15.1.90(b)(2))"
     )
     clock.set(date(2026, 4, 5))
     assert order.days_overdue(clock.today()) == 4
@@ -345,10 +345,10 @@ def test_the_inspector_sets_or_extends_the_date_never_before_the_notice() -> Non
     assert sooner.due_on == date(2026, 3, 16) and not sooner.extended
     assert correction_order("building", notice, notice).due_on == notice  # same day is allowed
     with pytest.raises(
-        ValidationError, match="must not be before the written notice of 2026-03-02"
+        ValidationError, match="must not be before the written notice of 03/02/2026"
     ):
         correction_order("building", notice, date(2026, 3, 1))
-    with pytest.raises(ValidationError, match=r"beyond 30 days \(2026-04-01, 15.1.90\(b\)\(1\)\)"):
+    with pytest.raises(ValidationError, match=r"beyond 30 days \(04/01/2026, 15.1.90\(b\)\(1\)\)"):
         correction_order("building", notice, date(2026, 4, 15))
     longer = correction_order("building", notice, date(2026, 4, 15), "Waiting for frost to leave")
     assert longer.extended and longer.reason == "Waiting for frost to leave"
@@ -356,7 +356,7 @@ def test_the_inspector_sets_or_extends_the_date_never_before_the_notice() -> Non
     extended = extend_correction_order(order, date(2026, 3, 20), "Part on back order")
     assert extended.due_on == date(2026, 3, 20) and extended.extended
     assert not extended.overdue(date(2026, 3, 20)) and extended.overdue(date(2026, 3, 21))
-    with pytest.raises(ValidationError, match="must be after 2026-03-09"):
+    with pytest.raises(ValidationError, match="must be after 03/09/2026"):
         extend_correction_order(order, date(2026, 3, 9), "no")
     with pytest.raises(ValidationError, match="reason"):
         extend_correction_order(order, date(2026, 3, 20), " ")
@@ -364,7 +364,7 @@ def test_the_inspector_sets_or_extends_the_date_never_before_the_notice() -> Non
         notice, date(2026, 4, 1), "15.1.90(b)(1)", corrected_on=date(2026, 3, 20)
     )
     assert not corrected.overdue(date(2026, 5, 1))
-    assert corrected.status(date(2026, 5, 1)) == "Corrected on 2026-03-20"
+    assert corrected.status(date(2026, 5, 1)) == "Corrected on 03/20/2026"
 
 
 # --------------------------------------------------------------------------- recurring visits
@@ -413,9 +413,9 @@ def test_a_grease_interceptor_is_inspected_once_each_calendar_year() -> None:
     years = grease_years(2025, 2026, [date(2025, 6, 10), date(2025, 11, 3), date(2024, 5, 1)])
     y2025, y2026 = years
     assert y2025.done and y2025.visits == (date(2025, 6, 10), date(2025, 11, 3))
-    assert y2025.message == "2025: inspected on 2025-06-10 (15.1.57(c))"
+    assert y2025.message == "2025: inspected on 06/10/2025 (15.1.57(c))"
     assert not y2026.done
-    assert y2026.message == "2026: annual inspection due by 2026-12-31 (15.1.57(c))"
+    assert y2026.message == "2026: annual inspection due by 12/31/2026 (15.1.57(c))"
     assert not y2026.overdue(date(2026, 12, 31)) and y2026.overdue(date(2027, 1, 1))
 
 
@@ -499,7 +499,7 @@ def test_a_certificate_needs_the_final_passed_and_no_open_correction_order() -> 
     order = correction_order("building", date(2026, 3, 2))
     assert certificate_shortfalls(False, [order], "") == [
         "The final inspection has not passed (15.1.13(a)(1))",
-        "The correction order of 2026-03-02 (correct by 2026-04-01) is still open: a "
+        "The correction order of 03/02/2026 (correct by 04/01/2026) is still open: a "
         "certificate is issued only when no violation is found (15.1.13(a)(1))",
         "State the purpose for which the building is to be used; the certificate states it "
         "(15.1.13(a)(1))",
@@ -517,7 +517,7 @@ def test_temporary_occupancy_is_at_most_120_days_after_the_examination() -> None
     assert not deadline.passed(date(2026, 6, 30)) and deadline.passed(date(2026, 7, 1))
     with pytest.raises(ValidationError) as e:
         temporary_occupancy(granted, date(2026, 7, 1), safe_and_sanitary=True)
-    assert str(e.value) == "complete by: at most 120 days: 2026-06-30 at the latest (15.1.13(d))"
+    assert str(e.value) == "complete by: at most 120 days: 06/30/2026 at the latest (15.1.13(d))"
     with pytest.raises(ValidationError, match="safe and sanitary"):
         temporary_occupancy(granted, date(2026, 5, 1), safe_and_sanitary=False)
 

@@ -162,17 +162,17 @@ def test_property_damage_on_a_second_certificate_completes_the_cover() -> None:
 
 def test_a_certificate_expiring_before_the_work_ends_holds_the_permit() -> None:
     assert moving([moving_bond()], [cert(expiry=date(2026, 7, 1))]) == [
-        "Certificate GL-2026-118 expires 2026-07-01, before the permit's work ends on "
-        "2026-11-04 (15.1.9(g))"
+        "Certificate GL-2026-118 expires 07/01/2026, before the permit's work ends on "
+        "11/04/2026 (15.1.9(g))"
     ]
 
 
 def test_a_certificate_expired_or_not_yet_in_force_on_the_issue_date_holds_the_permit() -> None:
     assert moving([moving_bond()], [cert(expiry=date(2026, 4, 30))]) == [
-        "Certificate GL-2026-118 expired 2026-04-30, before the issue date 2026-05-04 (15.1.9(g))"
+        "Certificate GL-2026-118 expired 04/30/2026, before the issue date 05/04/2026 (15.1.9(g))"
     ]
     assert moving([moving_bond()], [cert(effective=date(2026, 5, 5))]) == [
-        "Certificate GL-2026-118 takes effect 2026-05-05, after the issue date 2026-05-04 "
+        "Certificate GL-2026-118 takes effect 05/05/2026, after the issue date 05/04/2026 "
         "(15.1.9(g))"
     ]
 
@@ -250,7 +250,7 @@ def test_a_corporate_surety_bond_names_its_company_and_a_letter_of_credit_will_n
 
 def test_a_bond_expiring_before_the_work_ends_holds_the_permit() -> None:
     assert moving([moving_bond(expiry=date(2026, 9, 30))], [cert()]) == [
-        "Bond SB-1001 expires 2026-09-30, before the permit's work ends on 2026-11-04 "
+        "Bond SB-1001 expires 09/30/2026, before the permit's work ends on 11/04/2026 "
         "(15.1.9(f)(1))"
     ]
 
@@ -258,7 +258,7 @@ def test_a_bond_expiring_before_the_work_ends_holds_the_permit() -> None:
 def test_a_released_bond_no_longer_secures_a_permit() -> None:
     released = moving_bond(status=BondStatus.RELEASED, released_on=date(2026, 4, 20))
     assert moving([released], [cert()]) == [
-        "Bond SB-1001 was released on 2026-04-20; a bond in force is required (15.1.9(f)(1))"
+        "Bond SB-1001 was released on 04/20/2026; a bond in force is required (15.1.9(f)(1))"
     ]
 
 
@@ -353,7 +353,7 @@ def test_an_association_certificate_must_be_in_force_on_the_day_of_application()
 
     assert check(late, date(2026, 1, 6)) == []
     assert check(late, date(2026, 1, 5)) == [
-        "Certificate ASSN-2025-4 takes effect 2026-01-06, after the application date 2026-01-05 "
+        "Certificate ASSN-2025-4 takes effect 01/06/2026, after the application date 01/05/2026 "
         "(15.1.38(b))"
     ]
     # Applied on the anniversary, issued the day after: held on the issue date.
@@ -362,8 +362,8 @@ def test_an_association_certificate_must_be_in_force_on_the_day_of_application()
         reqs, [], [filed], date(2026, 6, 3), None, PLUMBING_FACTS, applied_on=date(2026, 6, 2)
     ) == [
         "Certificate ASSN-2025-4, filed by Milwaukee Area Plumbing Contractors Association on "
-        "2025-06-02, stopped covering its members on 2026-06-02, one year from filing, before "
-        "the issue date 2026-06-03 (15.1.38(b))"
+        "06/02/2025, stopped covering its members on 06/02/2026, one year from filing, before "
+        "the issue date 06/03/2026 (15.1.38(b))"
     ]
 
 
@@ -371,8 +371,8 @@ def test_an_association_certificate_older_than_one_year_no_longer_covers_members
     filed = association_cert(filed_on=date(2025, 6, 2))
     assert plumbing(filed, date(2026, 6, 3), date(2026, 12, 3)) == [
         "Certificate ASSN-2025-4, filed by Milwaukee Area Plumbing Contractors Association on "
-        "2025-06-02, stopped covering its members on 2026-06-02, one year from filing, before "
-        "the issue date 2026-06-03 (15.1.38(b))"
+        "06/02/2025, stopped covering its members on 06/02/2026, one year from filing, before "
+        "the issue date 06/03/2026 (15.1.38(b))"
     ]
     refiled = association_cert(filed_on=date(2026, 6, 1))
     assert plumbing(refiled, date(2026, 6, 3), date(2026, 12, 3)) == []
@@ -508,12 +508,12 @@ def test_an_annual_bond_covers_the_contractors_openings_of_its_calendar_year_onl
     assert opening(required, [annual], date(2026, 1, 2)) == []
     assert opening(required, [annual], date(2026, 12, 1), date(2026, 12, 31)) == []
     assert opening(required, [annual], date(2026, 12, 10), date(2027, 1, 9)) == [
-        "Bond SO-2026-1 is an annual bond for 2026: it covers work from January 1 to "
-        "December 31, 2026 only, and the permit's work ends on 2027-01-09 (§435-7.K)"
+        "Bond SO-2026-1 is an annual bond for 2026: it covers work from 01/01/2026 "
+        "to 12/31/2026 only, and the permit's work ends on 01/09/2027 (§435-7.K)"
     ]
     assert opening(required, [annual], date(2027, 5, 3)) == [
-        "Bond SO-2026-1 is an annual bond for 2026: it covers work from January 1 to "
-        "December 31, 2026 only, and the issue date is 2027-05-03 (§435-7.K)"
+        "Bond SO-2026-1 is an annual bond for 2026: it covers work from 01/01/2026 "
+        "to 12/31/2026 only, and the issue date is 05/03/2027 (§435-7.K)"
     ]
 
 
@@ -550,7 +550,7 @@ def test_the_restoring_contractor_files_a_one_year_guarantee_at_completion() -> 
         expiry=date(2027, 6, 14),
     )
     assert completion_shortfalls(reqs, [guarantee], done, facts) == [
-        "Bond RG-31 expires 2027-06-14, before the one-year guarantee ends on 2027-06-15 (§435-7.K)"
+        "Bond RG-31 expires 06/14/2027, before the one-year guarantee ends on 06/15/2027 (§435-7.K)"
     ]
     assert completion_shortfalls(reqs, [replace(guarantee, expiry=None)], done, facts) == []
     # Not asked for at issuance.
@@ -626,7 +626,7 @@ def test_a_moving_bond_is_released_after_a_passed_final_inspection_by_the_inspec
         "T. Ruiz",
     )
     assert release_check(released, passed) == [
-        "Bond SB-1001 was already released on 2026-06-01 by T. Ruiz"
+        "Bond SB-1001 was already released on 06/01/2026 by T. Ruiz"
     ]
 
 
@@ -654,8 +654,8 @@ def test_a_restoration_guarantee_is_released_only_after_its_year() -> None:
     )
     last_day = ReleaseFacts(on=date(2027, 6, 15), roles=ENGINEER, completed_on=date(2026, 6, 15))
     assert release_check(guarantee, last_day) == [
-        "Bond RG-31 guarantees the work for one year from its completion on 2026-06-15, "
-        "through 2027-06-15; it may be released from 2027-06-16 (§435-7.K)"
+        "Bond RG-31 guarantees the work for one year from its completion on 06/15/2026, "
+        "through 06/15/2027; it may be released from 06/16/2027 (§435-7.K)"
     ]
     assert release_check(guarantee, replace(last_day, on=date(2027, 6, 16))) == []
     with pytest.raises(RuleViolation):
@@ -665,14 +665,14 @@ def test_a_restoration_guarantee_is_released_only_after_its_year() -> None:
 def test_an_annual_bond_is_not_released_before_its_year_is_over() -> None:
     facts = ReleaseFacts(on=date(2026, 12, 31), roles=ENGINEER, completed_on=date(2025, 10, 1))
     assert release_check(opening_bond(), facts) == [
-        "Bond SO-2026-1 is the annual bond for 2026 and covers openings through 2026-12-31; it "
+        "Bond SO-2026-1 is the annual bond for 2026 and covers openings through 12/31/2026; it "
         "may be released after its year (§435-7.K)"
     ]
     # Its last opening was completed in October: the one-year guarantee runs to 2027-10-01.
     later = replace(facts, on=date(2027, 1, 4), completed_on=date(2026, 10, 1))
     assert release_check(opening_bond(), later) == [
-        "Bond SO-2026-1 guarantees the work for one year from its completion on 2026-10-01, "
-        "through 2027-10-01; it may be released from 2027-10-02 (§435-7.K)"
+        "Bond SO-2026-1 guarantees the work for one year from its completion on 10/01/2026, "
+        "through 10/01/2027; it may be released from 10/02/2027 (§435-7.K)"
     ]
 
 
@@ -737,11 +737,11 @@ def test_the_expiry_watch_lists_what_ends_in_60_days_and_what_ended_under_a_live
         ("GL-2", date(2026, 7, 3), 60),
     ]
     assert notices[0].message == (
-        "Certificate GL-4 of Badger House Movers LLC expired 2026-05-01; permits 2026-0090, "
+        "Certificate GL-4 of Badger House Movers LLC expired 05/01/2026; permits 2026-0090, "
         "2026-0104 rely on it"
     )
     assert notices[1].message == (
-        "Certificate GL-1 of Badger House Movers LLC expires 2026-05-16 (in 12 days); permit "
+        "Certificate GL-1 of Badger House Movers LLC expires 05/16/2026 (in 12 days); permit "
         "2026-0117 relies on it"
     )
     assert notices[2].what == "Bond" and notices[2].issuer == "Western Surety Company"
@@ -773,7 +773,7 @@ def test_the_engineer_orders_the_refund_from_day_180_on() -> None:
         order_refund(d, date(2026, 8, 28), ENGINEER, by="City Engineer")
     assert str(e.value) == (
         "The deposit may be returned not less than 180 days after the work's proper completion "
-        "on 2026-03-02: from 2026-08-29, 1 day from now (15.1.43)"
+        "on 03/02/2026: from 08/29/2026, 1 day from now (15.1.43)"
     )
     ordered = order_refund(d, date(2026, 8, 29), ENGINEER, by="City Engineer")
     assert ordered.status(date(2026, 8, 29)) is DepositStatus.ORDERED
@@ -838,7 +838,7 @@ def test_a_whole_retention_leaves_nothing_to_order() -> None:
     with pytest.raises(RuleViolation) as e:
         order_refund(kept, date(2026, 9, 9), ENGINEER, by="CE")
     assert str(e.value) == (
-        "The Common Council retained the whole deposit by resolution R-2026-52 of 2026-09-08; "
+        "The Common Council retained the whole deposit by resolution R-2026-52 of 09/08/2026; "
         "nothing is left to return (15.1.43)"
     )
 

@@ -14,6 +14,7 @@ from desk.errors import DeskError, ValidationError
 from desk.services import street_register
 from ui.permit.actions import ActionDialog, _text_box
 from ui.permit.base import PermitContext
+from ui.presenters.formatting import format_date
 from ui.views.common import date_edit, from_qdate
 
 COUNCIL_NOTE = (
@@ -104,8 +105,8 @@ class StreetRepavingDialog(ActionDialog):
         except DeskError:
             rows = []
         lines = [
-            f"{r.segment}: repaved {r.repaved_on:%m/%d/%Y}, no opening before "
-            f"{r.moratorium_ends:%m/%d/%Y} without the Council"
+            f"{r.segment}: repaved {format_date(r.repaved_on)}, no opening before "
+            f"{format_date(r.moratorium_ends)} without the Council"
             for r in rows
         ]
         self.recorded.setPlainText("\n".join(lines) or "No repaving recorded yet.")

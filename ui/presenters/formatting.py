@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date, datetime, tzinfo
 from decimal import Decimal
 
+from desk.dates import short_date, short_timestamp
 from desk.money import format_money
 
 EMPTY = "—"  # shown where a value is missing, so an empty cell is not mistaken for a glitch
@@ -35,15 +36,12 @@ _FIELD_NAMES = {
 
 def format_date(day: date | None) -> str:
     """MM/DD/YYYY, as the office writes dates on paper; '' when there is none."""
-    return "" if day is None else f"{day.month:02d}/{day.day:02d}/{day.year:04d}"
+    return "" if day is None else short_date(day)
 
 
 def format_timestamp(at: datetime, tz: tzinfo | None = None) -> str:
     """A stored (UTC) time in the workstation's local time: '03/02/2026 9:05 AM'."""
-    local = at.astimezone(tz)
-    hour = local.hour % 12 or 12
-    half = "AM" if local.hour < 12 else "PM"
-    return f"{format_date(local.date())} {hour}:{local.minute:02d} {half}"
+    return short_timestamp(at.astimezone(tz))
 
 
 def format_amount(amount: Decimal | None) -> str:

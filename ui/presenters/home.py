@@ -18,6 +18,7 @@ from desk.domain.enums import Role
 from desk.services.attention import check_applications
 from desk.services.lifecycle import lapsing_within
 from desk.services.sureties import expiry_watch
+from ui.presenters.formatting import format_date
 from ui.presenters.session import Session
 
 # The trades whose inspectors report monthly, by municipality (15.1.74(b), 15.1.34(b)(8)).
@@ -109,7 +110,10 @@ class HomePresenter:
                 Item(
                     counter.permit_what(x.number, x.permit_id, x.address),
                     x.flag
-                    or f"{x.deadline.label} by {x.deadline.due:%m/%d/%Y} ({x.deadline.section})",
+                    or (
+                        f"{x.deadline.label} by {format_date(x.deadline.due)} "
+                        f"({x.deadline.section})"
+                    ),
                     permit_id=x.permit_id,
                 )
                 for x in lapsing_within(self.database.uow(), self.clock, mid, 30)

@@ -15,6 +15,7 @@ from desk.errors import DeskError, StaleEdit, ValidationError
 from desk.money import parse_money
 from desk.services import municipality as svc
 from desk.services.uow import UnitOfWork
+from ui.presenters.formatting import format_date
 
 # The text fields of the form, in the order of the screen (tab order follows it).
 TEXT_FIELDS = (
@@ -204,7 +205,8 @@ class MunicipalityPresenter:
         if s.versions <= 1:
             return "Documents print with the municipality as first set up."
         return (
-            f"{s.versions} letterhead versions; the one in force began {s.version_from:%m/%d/%Y}."
+            f"{s.versions} letterhead versions; the one in force began "
+            f"{format_date(s.version_from)}."
         )
 
     # --- saving ----------------------------------------------------------------------------
