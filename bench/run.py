@@ -7,6 +7,9 @@
 3. Search-as-you-type: count + first page of 200 per typed text, as the permits view runs it per
    keystroke, against the same SQL statements replayed with the sqlite3 module.
 4. The first page of the list (empty search, default sort), against the same floor.
+3 and 4 again on PostgreSQL: the same 100,000 permits built into a database of the bench server
+   (PERMITDESK_BENCH_POSTGRES_URL; cached while the spec, generator and schema are unchanged),
+   the same typed texts, the floor the same statements replayed with psycopg.
 5 and 6. The Council reports (annual report .xlsx and .pdf, the BLDS export), each beside
    its floor.
 7. The counter flow on PostgreSQL (bench/counter.py): 8 processes × 250 permits through
@@ -42,6 +45,8 @@ ROOT = Path(__file__).resolve().parent.parent
 CACHE = Path(__file__).resolve().parent / ".cache"
 DB_PATH = CACHE / "bench100k.db"
 STAMP = CACHE / "bench100k.json"
+PG_DATABASE = "permitdesk_bench100k"
+PG_STAMP = CACHE / "bench100k-pg.json"
 YEARS, PER_YEAR, SEED = 20, 5000, 1
 WINDOW_RUNS = 3
 SEARCH_ROUNDS = 3
@@ -110,6 +115,21 @@ def _progress(done: int, total: int) -> None:
             print(file=sys.stderr)
 
 
+def _cached_stamp(path: Path, wanted: dict[str, Any]) -> dict[str, Any] | None:
+    """The stamp of a database built from `wanted`, or None when it must be built again."""
+    try:
+        stamp = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    same = all(stamp.get(k) == v for k, v in wanted.items())
+    return stamp if same and isinstance(stamp.get("seconds"), int | float) else None
+
+
+def _write_stamp(path: Path, wanted: dict[str, Any], seconds: float) -> None:
+    stamp = {**wanted, "seconds": round(seconds, 2), "built_at": datetime.now().isoformat("T")}
+    path.write_text(json.dumps(stamp, indent=2) + "\n", "utf-8")
+
+
 def ensure_database(rebuild: bool) -> Row:
     """Build the demo database unless the cached one was built from the same spec."""
     from db.database import open_database
@@ -117,20 +137,9 @@ def ensure_database(rebuild: bool) -> Row:
     from db.engine import sqlite_url
 
     wanted = _generator_stamp()
-    stamp: dict[str, Any] = {}
-    if STAMP.exists():
-        try:
-            stamp = json.loads(STAMP.read_text("utf-8"))
-        except (OSError, ValueError):
-            stamp = {}
-    cached = (
-        not rebuild
-        and DB_PATH.exists()
-        and all(stamp.get(k) == v for k, v in wanted.items())
-        and isinstance(stamp.get("seconds"), int | float)
-    )
+    stamp = None if rebuild or not DB_PATH.exists() else _cached_stamp(STAMP, wanted)
     target = "≤ 60 s"
-    if cached:
+    if stamp is not None:
         seconds = float(stamp["seconds"])
         note = f"cached, built {stamp.get('built_at', '?')}"
         return Row("generate 100k permits", seconds, None, target, seconds <= 60, note)
@@ -149,9 +158,48 @@ def ensure_database(rebuild: bool) -> Row:
     finally:
         database.close()
     seconds = time.perf_counter() - started
-    stamp = {**wanted, "seconds": round(seconds, 2), "built_at": datetime.now().isoformat("T")}
-    STAMP.write_text(json.dumps(stamp, indent=2) + "\n", "utf-8")
+    _write_stamp(STAMP, wanted, seconds)
     return Row("generate 100k permits", seconds, None, target, seconds <= 60, "built now")
+
+
+def ensure_pg_database(rebuild: bool) -> tuple[str | None, str]:
+    """The URL of the 100k database on the bench's PostgreSQL server, built unless the cached one
+    was built from the same spec; (None, why) when the server cannot be reached."""
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    from db.database import open_database
+    from db.demo import DemoSpec, build_demo
+
+    server = counter.server_url()
+    why = counter.reachable(server)
+    if why is not None:
+        return None, f"not measured: PostgreSQL unreachable at {counter.shown(server)} ({why})"
+    url = make_url(server).set(database=PG_DATABASE).render_as_string(hide_password=False)
+    wanted = {**_generator_stamp(), "server": counter.shown(server)}
+    stamp = None if rebuild or counter.reachable(url) else _cached_stamp(PG_STAMP, wanted)
+    if stamp is not None:
+        return url, f"cached, built {stamp.get('built_at', '?')}"
+    PG_STAMP.unlink(missing_ok=True)
+    print(f"Building {PG_DATABASE} on PostgreSQL…", file=sys.stderr)
+    started = time.perf_counter()
+    counter.create_database(server, PG_DATABASE)
+    database = open_database(url)
+    try:
+        build_demo(
+            database, DemoSpec(years=YEARS, per_year=PER_YEAR, seed=SEED), progress=_progress
+        )
+    finally:
+        database.close()
+    # Statistics and the visibility map, as autovacuum would leave them on a working server.
+    engine = create_engine(url, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as conn:
+            conn.execute(text("VACUUM ANALYZE"))
+    finally:
+        engine.dispose()
+    _write_stamp(PG_STAMP, wanted, time.perf_counter() - started)
+    return url, "built now"
 
 
 # --- 2. the window ---------------------------------------------------------------------------
@@ -252,16 +300,22 @@ class Timed:
     statements: list[list[tuple[str, Any]]]  # per text: the SELECTs SQLAlchemy sent
 
 
-def time_app_queries(texts: list[str], rounds: int) -> Timed:
+def _sqlite_url() -> str:
+    from db.engine import sqlite_url
+
+    return sqlite_url(DB_PATH)
+
+
+def time_app_queries(texts: list[str], rounds: int, url: str | None = None) -> Timed:
     """count_permits + search_permits (first page, default sort) per text, on a read
-    connection, as the permits view does per keystroke; the median of `rounds` per text."""
+    connection, as the permits view does per keystroke; the median of `rounds` per text.
+    On the SQLite 100k database unless `url` names another."""
     from sqlalchemy import event
 
     from db import queries
     from db.database import open_database
-    from db.engine import sqlite_url
 
-    database = open_database(sqlite_url(DB_PATH), create=False, migrate=False)
+    database = open_database(url or _sqlite_url(), create=False, migrate=False)
     captured: list[tuple[str, Any]] = []
 
     def capture(_c: Any, _cur: Any, statement: str, params: Any, _ctx: Any, _many: bool) -> None:
@@ -293,9 +347,22 @@ def time_app_queries(texts: list[str], rounds: int) -> Timed:
     return Timed([statistics.median(s) for s in samples], statements)
 
 
-def time_raw_queries(statements: list[list[tuple[str, Any]]], rounds: int) -> list[float]:
-    """The floor: the same statements and parameters through the sqlite3 module."""
-    conn = sqlite3.connect(f"file:{DB_PATH}?mode=ro", uri=True)
+def _raw_connection(url: str | None) -> Any:
+    """The driver's own connection: sqlite3 on the SQLite file, psycopg on PostgreSQL."""
+    if url is None:
+        return sqlite3.connect(f"file:{DB_PATH}?mode=ro", uri=True)
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    plain = make_url(url).set(drivername="postgresql")
+    return psycopg.connect(plain.render_as_string(hide_password=False), autocommit=True)
+
+
+def time_raw_queries(
+    statements: list[list[tuple[str, Any]]], rounds: int, url: str | None = None
+) -> list[float]:
+    """The floor: the same statements and parameters through the driver itself."""
+    conn = _raw_connection(url)
     try:
         for group in statements:  # warm-up
             for sql, params in group:
@@ -312,31 +379,46 @@ def time_raw_queries(statements: list[list[tuple[str, Any]]], rounds: int) -> li
     return [statistics.median(s) for s in samples]
 
 
-def measure_search() -> tuple[list[Row], list[tuple[str, float, float]]]:
+def measure_search(
+    url: str | None = None, label: str = ""
+) -> tuple[list[Row], list[tuple[str, float, float]]]:
+    """The typed texts (taken from the SQLite database, the same on both servers) timed on
+    SQLite, or on the PostgreSQL database at `url`."""
     conn = sqlite3.connect(f"file:{DB_PATH}?mode=ro", uri=True)
     try:
         texts = typed_texts(conn)
     finally:
         conn.close()
-    app = time_app_queries(texts, SEARCH_ROUNDS)
-    floor = time_raw_queries(app.statements, SEARCH_ROUNDS)
+    app = time_app_queries(texts, SEARCH_ROUNDS, url)
+    floor = time_raw_queries(app.statements, SEARCH_ROUNDS, url)
     p50, p95 = _percentile(app.seconds, 50), _percentile(app.seconds, 95)
     f50, f95 = _percentile(floor, 50), _percentile(floor, 95)
     ok = p95 <= 0.050 and p95 <= 2 * f95
     rows = [
-        Row("search p50 (count + page)", p50, f50, "", None, f"{len(texts)} typed texts"),
-        Row("search p95 (count + page)", p95, f95, "≤ 50 ms, ≤ 2× floor", ok),
+        Row(f"search p50 (count + page){label}", p50, f50, "", None, f"{len(texts)} typed texts"),
+        Row(f"search p95 (count + page){label}", p95, f95, "≤ 50 ms, ≤ 2× floor", ok),
     ]
     detail = sorted(zip(texts, app.seconds, floor, strict=True), key=lambda x: -x[1])
     return rows, detail
 
 
-def measure_first_page() -> Row:
-    app = time_app_queries([""], PAGE_ROUNDS)
-    floor = time_raw_queries(app.statements, PAGE_ROUNDS)
+def measure_first_page(url: str | None = None, label: str = "") -> Row:
+    app = time_app_queries([""], PAGE_ROUNDS, url)
+    floor = time_raw_queries(app.statements, PAGE_ROUNDS, url)
     value, floor_s = app.seconds[0], floor[0]
     ok = value <= 0.050 and value <= 2 * floor_s
-    return Row("first page (empty search)", value, floor_s, "≤ 50 ms, ≤ 2× floor", ok)
+    return Row(f"first page (empty search){label}", value, floor_s, "≤ 50 ms, ≤ 2× floor", ok)
+
+
+def measure_postgres(rebuild: bool) -> tuple[list[Row], list[tuple[str, float, float]]]:
+    """The search and the first page on PostgreSQL; one row saying why when not measured."""
+    label = ", PostgreSQL"
+    url, note = ensure_pg_database(rebuild)
+    if url is None:
+        return [Row(f"search p95 (count + page){label}", None, None, "", None, note)], []
+    rows, detail = measure_search(url, label)
+    rows[0].note = f"{rows[0].note}; database {note}"
+    return [*rows, measure_first_page(url, label)], detail
 
 
 # --- 5 and 6. reports (issue 8) -----------------------------------------------------------------
@@ -551,6 +633,11 @@ def main(argv: list[str] | None = None) -> int:
         "--no-counter", action="store_true", help="skip the counter flow on PostgreSQL"
     )
     parser.add_argument(
+        "--no-postgres-search",
+        action="store_true",
+        help="skip the search and first page on PostgreSQL",
+    )
+    parser.add_argument(
         "--only",
         choices=["counter"],
         help="run only this measurement (counter: no 100k database is built)",
@@ -596,6 +683,10 @@ def main(argv: list[str] | None = None) -> int:
     search_rows, detail = measure_search()
     rows.extend(search_rows)
     rows.append(measure_first_page())
+    pg_detail: list[tuple[str, float, float]] = []
+    if not args.no_postgres_search:
+        pg_rows, pg_detail = measure_postgres(args.rebuild)
+        rows.extend(pg_rows)
     if not args.no_reports:
         rows.extend(measure_reports())
     runs = [] if args.no_counter else counter_flow()
@@ -605,6 +696,10 @@ def main(argv: list[str] | None = None) -> int:
         print("\nslowest typed texts (app, floor):")
         for text, app_s, floor_s in detail:
             print(f"  {text!r:14} {_fmt(app_s):>9} {_fmt(floor_s):>9}")
+        if pg_detail:
+            print("\nslowest typed texts on PostgreSQL (app, floor):")
+            for text, app_s, floor_s in pg_detail:
+                print(f"  {text!r:14} {_fmt(app_s):>9} {_fmt(floor_s):>9}")
     if runs:
         print()
         counter.print_counter_table(runs)

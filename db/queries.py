@@ -6,7 +6,18 @@ from collections.abc import Iterable
 from datetime import date
 from typing import Any
 
-from sqlalchemy import ColumnElement, Connection, Select, and_, case, func, or_, select
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Select,
+    and_,
+    case,
+    false,
+    func,
+    intersect,
+    or_,
+    select,
+)
 
 from db import schema
 from db.letterheads import find_letterhead, letterhead_as_of, signer
@@ -15,6 +26,7 @@ from desk.domain.credentials import HeldCredential
 from desk.domain.enums import PartyRole
 from desk.domain.kinds import kind_label
 from desk.domain.model import AuditEntry, FieldChange
+from desk.domain.permit_filter import OPEN_STATUSES, PermitWhere
 from desk.domain.readmodels import (
     HistoryReferences,
     OrderNotice,
@@ -62,34 +74,89 @@ def _term_condition(token: TokenMatch) -> ColumnElement[bool]:
     return or_(*conditions) if len(conditions) > 1 else conditions[0]
 
 
-def _filtered(stmt: Select[Any], municipality_id: int, plan: SearchPlan) -> Select[Any]:
+def _where_conditions(where: PermitWhere) -> list[ColumnElement[bool]]:
+    """The filter bar's conditions (desk/domain/permit_filter.py) in SQL, dates inclusive."""
+    f = where.filter
+    out: list[ColumnElement[bool]] = []
+    if f.statuses:
+        out.append(p.c.status.in_(sorted(f.statuses)))
+    if f.open_only:
+        out.append(p.c.status.in_(sorted(OPEN_STATUSES)))
+    if f.kind:
+        out.append(p.c.kind == f.kind)
+    for column, low, high in (
+        (p.c.applied_on, f.applied_from, f.applied_to),
+        (p.c.issued_on, f.issued_from, f.issued_to),
+    ):
+        if low is not None:
+            out.append(column >= low)
+        if high is not None:
+            out.append(column <= high)
+    if f.inspector_id is not None:
+        ins = schema.inspection
+        out.append(
+            or_(
+                p.c.issued_by_id == f.inspector_id,
+                p.c.id.in_(select(ins.c.permit_id).where(ins.c.inspector_id == f.inspector_id)),
+            )
+        )
+    if f.entered_by_me:
+        # Who entered the application: the audit trail's "create" row of the permit.
+        a = schema.audit_event
+        mine = select(a.c.entity_id).where(
+            a.c.entity == "permit", a.c.action == "create", a.c.user_id == where.entered_by_id
+        )
+        out.append(p.c.id.in_(mine) if where.entered_by_id is not None else false())
+    if f.lapsing_days is not None:
+        ids = sorted(where.permit_ids or ())
+        out.append(p.c.id.in_(ids) if ids else false())
+    return out
+
+
+def _filtered(
+    stmt: Select[Any], municipality_id: int, plan: SearchPlan, where: PermitWhere | None = None
+) -> Select[Any]:
     stmt = stmt.where(p.c.municipality_id == municipality_id)
-    for token in plan.tokens:
-        stmt = stmt.where(p.c.id.in_(select(st.c.permit_id).where(_term_condition(token))))
+    if plan.tokens:
+        stmt = stmt.where(p.c.id.in_(_matched_ids(plan)))
+    if where is not None:
+        stmt = stmt.where(*_where_conditions(where))
     return stmt
 
 
-def plan_search(conn: Connection, municipality_id: int, text: str) -> SearchPlan:
+def _matched_ids(plan: SearchPlan) -> Any:
+    """The ids of the permits every word matches. Several words: the INTERSECT of each word's
+    ids, which PostgreSQL computes from the term index alone; one IN per word made it probe
+    each word's terms permit by permit (100 ms for 'santa mo' at 100,000 permits)."""
+    matched = [select(st.c.permit_id).where(_term_condition(t)) for t in plan.tokens]
+    return matched[0] if len(matched) == 1 else intersect(*matched)
+
+
+def plan_search(
+    conn: Connection, municipality_id: int, text: str, where: PermitWhere | None = None
+) -> SearchPlan:
     """What `text` filters by. Words match as prefixes, street suffixes and directions both
     ways (USPS Pub. 28); when that finds no permit, each word that matches no term at all is
     replaced by the indexed terms closest to it (same first letter, a few edits away)."""
     exact = SearchPlan(token_matches(text))
     if not exact.tokens:
         return exact
-    if conn.execute(_filtered(select(p.c.id), municipality_id, exact).limit(1)).first():
+    if conn.execute(_filtered(select(p.c.id), municipality_id, exact, where).limit(1)).first():
         return exact
     return _corrected(conn, exact)
 
 
-def count_search(conn: Connection, municipality_id: int, text: str) -> tuple[SearchPlan, int]:
+def count_search(
+    conn: Connection, municipality_id: int, text: str, where: PermitWhere | None = None
+) -> tuple[SearchPlan, int]:
     """The plan of `text` and how many permits it finds; the exact count decides whether to
-    correct, so a search that finds permits costs one COUNT, as before."""
+    correct, so a search that finds permits costs one COUNT, as before. `where` narrows both."""
     exact = SearchPlan(token_matches(text))
-    found = _count(conn, municipality_id, exact)
+    found = _count(conn, municipality_id, exact, where)
     if found or not exact.tokens:
         return exact, found
     plan = _corrected(conn, exact)
-    return plan, (_count(conn, municipality_id, plan) if plan != exact else 0)
+    return plan, (_count(conn, municipality_id, plan, where) if plan != exact else 0)
 
 
 def _corrected(conn: Connection, exact: SearchPlan) -> SearchPlan:
@@ -150,17 +217,42 @@ def _closeness(plan: SearchPlan) -> ColumnElement[Any] | None:
     return total
 
 
-def _count(conn: Connection, municipality_id: int, plan: SearchPlan) -> int:
-    stmt = _filtered(select(func.count()).select_from(p), municipality_id, plan)
+def _count(
+    conn: Connection, municipality_id: int, plan: SearchPlan, where: PermitWhere | None = None
+) -> int:
+    if plan.tokens and where is None and _sole_municipality(conn, municipality_id):
+        # One office's register (the usual case): the term index alone counts the permits, an
+        # index-only scan, where joining the permits for their municipality read every permit
+        # (PostgreSQL chose a full scan and a hash join: 40 ms of the 50 at 100,000 permits).
+        if len(plan.tokens) == 1:
+            stmt = select(func.count(st.c.permit_id.distinct())).where(
+                _term_condition(plan.tokens[0])
+            )
+        else:
+            stmt = select(func.count()).select_from(_matched_ids(plan).subquery())
+        return int(conn.execute(stmt).scalar_one())
+    stmt = _filtered(select(func.count()).select_from(p), municipality_id, plan, where)
     return int(conn.execute(stmt).scalar_one())
 
 
+def _sole_municipality(conn: Connection, municipality_id: int) -> bool:
+    """Whether the register holds this municipality alone (then every permit is its own)."""
+    m = schema.municipality
+    ids = conn.execute(select(m.c.id).limit(2)).scalars().all()
+    return ids == [municipality_id]
+
+
 def count_permits(
-    conn: Connection, municipality_id: int, text: str = "", *, plan: SearchPlan | None = None
+    conn: Connection,
+    municipality_id: int,
+    text: str = "",
+    *,
+    plan: SearchPlan | None = None,
+    where: PermitWhere | None = None,
 ) -> int:
     if plan is not None:
-        return _count(conn, municipality_id, plan)
-    return count_search(conn, municipality_id, text)[1]
+        return _count(conn, municipality_id, plan, where)
+    return count_search(conn, municipality_id, text, where)[1]
 
 
 def search_permits(
@@ -173,10 +265,11 @@ def search_permits(
     offset: int = 0,
     limit: int = 200,
     plan: SearchPlan | None = None,
+    where: PermitWhere | None = None,
 ) -> list[PermitListRow]:
     """A page of the permits list, filtered and sorted in SQL; close matches closest first."""
     if plan is None:
-        plan = plan_search(conn, municipality_id, text)
+        plan = plan_search(conn, municipality_id, text, where)
     column = SORT_COLUMNS.get(sort, SORT_COLUMNS[DEFAULT_SORT])
     order = column.desc() if descending else column.asc()
     tiebreak = p.c.id.desc() if descending else p.c.id.asc()
@@ -202,7 +295,7 @@ def search_permits(
         .offset(offset)
         .limit(limit)
     )
-    stmt = _filtered(stmt, municipality_id, plan)
+    stmt = _filtered(stmt, municipality_id, plan, where)
     return [PermitListRow(*row) for row in conn.execute(stmt)]
 
 

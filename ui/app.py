@@ -6,6 +6,8 @@ import logging
 import os
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib import resources
 from types import TracebackType
 from typing import TYPE_CHECKING
@@ -28,6 +30,7 @@ from ui.presenters.login import DEMO_NOTE
 from ui.presenters.session import Session
 from ui.presenters.views import INSPECTION_PAGES, ISSUE, ViewSpec, parse_view
 from ui.settings import APPLICATION, ORGANIZATION
+from ui.style import use_desk_style
 
 if TYPE_CHECKING:
     from ui.main_window import MainWindow
@@ -61,8 +64,7 @@ def application() -> QApplication:
     app.setApplicationDisplayName(APP_TITLE)
     # The same calm look on Windows and Linux; the stylesheet adds colour. Set only when it
     # changes: setting either again re-polishes every widget that exists.
-    if app.style().name().lower() != "fusion":
-        app.setStyle("Fusion")
+    use_desk_style(app)
     sheet = stylesheet()
     if app.styleSheet() != sheet:
         app.setStyleSheet(sheet)
@@ -127,6 +129,21 @@ def take_screenshot(
     search: str,
 ) -> None:
     """Render the view offscreen and save it; StartError/DeskError say why it cannot."""
+    with rendered_view(database, spec, size, user, search) as shown:
+        if not shown.grab().save(path):
+            raise StartError(f"cannot write the screenshot to {path}")
+
+
+@contextmanager
+def rendered_view(
+    database: Database,
+    spec: ViewSpec,
+    size: tuple[int, int],
+    user: str | None,
+    search: str = "",
+) -> Iterator[QWidget]:
+    """The view shown offscreen, as in a screenshot (the layout test walks it too); the
+    windows close on exit."""
     from ui.main_window import DEADLINES, PERMITS, MainWindow
     from ui.views.fee_schedules import SECTION_TITLE as FEE_SCHEDULES
 
@@ -266,8 +283,7 @@ def take_screenshot(
             intake.presenter.dirty = False  # a screenshot closes without asking
             shown = intake
             process_events(app)
-        if not shown.grab().save(path):
-            raise StartError(f"cannot write the screenshot to {path}")
+        yield shown
     finally:
         window.close()
         window.deleteLater()
@@ -345,10 +361,12 @@ def _ensure_municipality(database: Database, actor: Actor) -> bool:
 
 
 def _sweep_lapsed(database: Database, municipality_id: int) -> str:
-    """On start, permits whose deadline has passed become expired (15.1.8, 15.1.42, ...).
+    """On start, permits whose deadline has passed become expired (15.1.8, 15.1.42, ...), and
+    notices of violation past their petition window become orders (Hudson 140-3D).
     Returns a line for the status bar (no dialog: nothing to decide, and the list is in
     Deadlines and in each permit's history)."""
     from desk.clock import SystemClock
+    from desk.services.enforcement.sweep import sweep_notices
     from desk.services.lifecycle import sweep_lapsed
 
     found = sweep_lapsed(database.uow(), SystemClock(), municipality_id)
@@ -363,6 +381,16 @@ def _sweep_lapsed(database: Database, municipality_id: int) -> str:
         lines.append(
             f"{len(ended)} temporary certificate(s) of occupancy ended without a final "
             "certificate; see Deadlines (15.1.13(d))."
+        )
+    # Hudson 140-3D: a notice of violation with no petition within 10 days after service is
+    # an order.
+    orders = sweep_notices(database.uow(), SystemClock(), municipality_id)
+    if orders:
+        cases = ", ".join(o.case_number for o in orders[:6])
+        more = f" and {len(orders) - 6} more" if len(orders) > 6 else ""
+        lines.append(
+            f"{len(orders)} notice(s) of violation became orders, no petition having been filed "
+            f"within 10 days after service (140-3D): {cases}{more}."
         )
     return " ".join(lines)
 

@@ -53,6 +53,12 @@ def offer_reload(parent: QWidget | None, title: str, text: str) -> bool:
     return box.clickedButton() is reload
 
 
+def ask_text(parent: QWidget | None, title: str, label: str) -> str | None:
+    """A few lines of text (a reason), or None when cancelled."""
+    text, ok = QInputDialog.getMultiLineText(parent, title, label)
+    return str(text) if ok else None
+
+
 def choose(
     parent: QWidget | None, title: str, label: str, items: Sequence[str], current: int = 0
 ) -> str | None:
@@ -75,6 +81,11 @@ def choose_file(
     else:
         path, _ = QFileDialog.getOpenFileName(parent, caption, directory, file_filter)
     return path or None
+
+
+def choose_folder(parent: QWidget | None, caption: str, directory: str = "") -> str | None:
+    """A folder from the native folder dialog, or None when cancelled."""
+    return QFileDialog.getExistingDirectory(parent, caption, directory) or None
 
 
 def open_file(path: Path | str) -> bool:

@@ -57,7 +57,11 @@ FIXED_SHORTCUTS: tuple[tuple[str, tuple[tuple[Keys, str], ...]], ...] = (
             ("Alt+Down", "Inspector's day: the stop later in the route"),
             ("Ctrl+Return", "Cashier: take the payment; Reports: make the report"),
             ("Esc", "Reports: cancel the report being made"),
-            (StdKey.Print, "Reports and every printout: print"),
+            (
+                StdKey.Print,
+                "Print what the section shows, straight to the print dialog: the receipt, the "
+                "route sheet, the report, the licence or placard, the treasurer's page",
+            ),
         ),
     ),
     (
@@ -65,6 +69,7 @@ FIXED_SHORTCUTS: tuple[tuple[str, tuple[tuple[Keys, str], ...]], ...] = (
         (
             (StdKey.Close, "Close the permit window (Esc too)"),
             (StdKey.Refresh, "Read the permit again"),
+            (StdKey.Print, "Print the permit card (the application before it is issued)"),
             ("Space", "Checklist: tick or untick the item"),
         ),
     ),
@@ -81,6 +86,7 @@ FIXED_SHORTCUTS: tuple[tuple[str, tuple[tuple[Keys, str], ...]], ...] = (
             (StdKey.ZoomIn, "Zoom in"),
             (StdKey.ZoomOut, "Zoom out"),
             ("Ctrl+0", "Show the whole page"),
+            (StdKey.Print, "Print"),
         ),
     ),
 )

@@ -24,12 +24,13 @@ from desk.clock import Clock, SystemClock
 from desk.domain.permissions import Permission, allowed
 from desk.errors import DeskError, SignedOut
 from desk.services import fees
-from ui import dialogs, settings
+from ui import dialogs, exports, settings
 from ui.help import install_help_menu
 from ui.live import LiveChanges
 from ui.permit.base import PermitContext
 from ui.permit.window import PermitWindow
 from ui.presenters.permit_list import PermitListPresenter, SqlPermitSource
+from ui.presenters.saved_searches import SavedSearches
 from ui.presenters.session import Session
 from ui.views.bonds import SECTION_TITLE as BONDS
 from ui.views.bonds import BondsView
@@ -62,6 +63,8 @@ from ui.views.users import SECTION_TITLE as USERS
 from ui.views.users import UsersView, change_own_password_dialog
 
 PERMITS = "Permits"
+SAVED_ROLE = Qt.ItemDataRole.UserRole + 1  # a sidebar row's saved search name
+SAVED_INDENT = "   "
 HOME = HOME_TITLE
 SIGNED_OUT = SignedOut.MESSAGE
 ROLES_CHANGED = SignedOut.ROLES_CHANGED
@@ -93,12 +96,22 @@ class MainWindow(QMainWindow):
         self.intake_window: IntakeWindow | None = None
         self.setWindowTitle(session.window_title)
 
-        presenter = PermitListPresenter(
-            SqlPermitSource(database, session.municipality_id), session.municipality_key
+        source = SqlPermitSource(
+            database, session.municipality_id, user_id=session.actor.user_id, clock=self.clock
         )
-        self.permits_view = PermitsView(presenter, self, remember_columns=remember_geometry)
+        presenter = PermitListPresenter(source, session.municipality_key)
+        # Saved searches are each user's, on this computer (QSettings keyed by user name).
+        key = settings.saved_searches_key(session.actor.username)
+        self.saved_searches = SavedSearches(
+            lambda: settings.read_text(key), lambda text: settings.write(key, text)
+        )
+        self.permits_view = PermitsView(
+            presenter, self, remember_columns=remember_geometry, saved=self.saved_searches
+        )
         self.permits_view.open_permit.connect(self.open_permit)
         self.permits_view.new_application.connect(self.new_application)
+        self.permits_view.saved_searches_changed.connect(self._saved_searches_changed)
+        self.permits_view.filters_edited.connect(self._permits_edited)
 
         # Only sections that work are listed; later issues add theirs here. Administration
         # sections only for those allowed (the services check again).
@@ -179,7 +192,9 @@ class MainWindow(QMainWindow):
             item.setSizeHint(QSize(0, self.fontMetrics().height() + 18))
             self.nav.addItem(item)
             self.stack.addWidget(page_scroll(self.stack, widget))
-        self.nav.currentRowChanged.connect(self._section_changed)
+        # Saved searches: indented rows under Permits; a row's SAVED_ROLE is the search's name.
+        self._add_saved_rows()
+        self.nav.currentRowChanged.connect(self._nav_changed)
         self.nav.setCurrentRow(0)
         width = max(self.fontMetrics().horizontalAdvance(t) for t, _ in self.sections) + 64
         self.nav.setFixedWidth(max(width, 132))
@@ -235,9 +250,19 @@ class MainWindow(QMainWindow):
         self.quit_action.setShortcut(QKeySequence.StandardKey.Quit)
         self.quit_action.setMenuRole(QAction.MenuRole.QuitRole)
         self.quit_action.triggered.connect(self.close)
-        for action in (self.find_action, self.refresh_action):
+        # The one Ctrl+P of the main window (a second one would be ambiguous): the section shown
+        # prints its printout (print_current) straight to the print dialog.
+        self.print_action = QAction("Prin&t…", self)
+        self.print_action.setShortcut(QKeySequence.StandardKey.Print)
+        self.print_action.triggered.connect(
+            lambda: exports.print_section(self._current_section(), self.statusBar())
+        )
+        self.folder_action = QAction("&Document folder…", self)
+        self.folder_action.triggered.connect(lambda: exports.choose_document_folder(self))
+        for action in (self.find_action, self.refresh_action, self.print_action):
             menu.addAction(action)
             self.addAction(action)  # shortcuts work while the menu bar is hidden too
+        menu.addAction(self.folder_action)
         menu.addSeparator()
         self.password_action = QAction("Change my &password…", self)
         self.password_action.triggered.connect(self.change_my_password)
@@ -437,24 +462,120 @@ class MainWindow(QMainWindow):
 
     def show_section(self, title: str) -> QWidget:
         """Select a section by its title (KeyError if this user does not have it)."""
-        row = self.section_titles().index(title) if title in self.section_titles() else -1
-        if row < 0:
+        index = self.section_titles().index(title) if title in self.section_titles() else -1
+        if index < 0:
             raise KeyError(title)
-        self.nav.setCurrentRow(row)
-        return self.sections[row][1]
+        self.nav.setCurrentRow(self._nav_row(index))
+        return self.sections[index][1]
 
-    def _section_changed(self, row: int) -> None:
-        if not self.still_signed_in():
+    def current_section_title(self) -> str:
+        here = self.stack.currentIndex()
+        return self.sections[here][0] if 0 <= here < len(self.sections) else ""
+
+    # --- saved searches in the sidebar -----------------------------------------------
+
+    def saved_search_rows(self) -> list[str]:
+        """The saved searches' names as the sidebar lists them, in order."""
+        out = []
+        for row in range(self.nav.count()):
+            name = self.nav.item(row).data(SAVED_ROLE)
+            if name:
+                out.append(str(name))
+        return out
+
+    def show_saved_search(self, name: str) -> None:
+        """Choose a saved search in the sidebar (KeyError when there is none by that name)."""
+        for row in range(self.nav.count()):
+            if self.nav.item(row).data(SAVED_ROLE) == name:
+                self.nav.setCurrentRow(row)
+                return
+        raise KeyError(name)
+
+    def _add_saved_rows(self) -> None:
+        if PERMITS not in self.section_titles():
             return
+        row = self._nav_row(self.section_titles().index(PERMITS)) + 1
+        height = self.fontMetrics().height() + 12
+        for search in self.saved_searches.all():
+            item = QListWidgetItem(SAVED_INDENT + search.name)
+            item.setData(SAVED_ROLE, search.name)
+            item.setToolTip(f"Saved search: {search.name}")
+            item.setSizeHint(QSize(0, height))
+            self.nav.insertItem(row, item)
+            row += 1
+
+    def _nav_row(self, section: int) -> int:
+        """The sidebar row of section number `section` (saved-search rows are skipped)."""
+        seen = -1
+        for row in range(self.nav.count()):
+            if not self.nav.item(row).data(SAVED_ROLE):
+                seen += 1
+                if seen == section:
+                    return row
+        return -1
+
+    def _nav_target(self, row: int) -> tuple[int, str]:
+        """(section number, saved search name or "") of a sidebar row."""
+        item = self.nav.item(row)
+        if item is None:
+            return -1, ""
+        name = str(item.data(SAVED_ROLE) or "")
+        sections = sum(1 for r in range(row + 1) if not self.nav.item(r).data(SAVED_ROLE))
+        return sections - 1, name
+
+    def _nav_changed(self, row: int) -> None:
+        section, name = self._nav_target(row)
+        if not self._section_changed(section):
+            return
+        search = self.saved_searches.find(name) if name else None
+        if search is not None:
+            self.permits_view.show_saved(search)
+
+    def _saved_searches_changed(self) -> None:
+        """One saved or deleted: the sidebar lists them again, the one shown selected."""
+        shown = self.permits_view.current_saved
+        self.nav.blockSignals(True)
+        try:
+            for row in reversed(range(self.nav.count())):
+                if self.nav.item(row).data(SAVED_ROLE):
+                    self.nav.takeItem(row)
+            self._add_saved_rows()
+            self._select_quietly(shown)
+        finally:
+            self.nav.blockSignals(False)
+
+    def _permits_edited(self) -> None:
+        """The search or a filter changed by hand: the sidebar shows Permits, not the saved
+        search (choosing that search again shows it as saved)."""
+        item = self.nav.currentItem()
+        if item is not None and item.data(SAVED_ROLE):
+            self._select_quietly(None)
+
+    def _select_quietly(self, saved: str | None) -> None:
+        row = -1
+        if saved:
+            names = [self.nav.item(r).data(SAVED_ROLE) for r in range(self.nav.count())]
+            row = names.index(saved) if saved in names else -1
+        if row < 0 and PERMITS in self.section_titles():
+            row = self._nav_row(self.section_titles().index(PERMITS))
+        blocked = self.nav.blockSignals(True)
+        self.nav.setCurrentRow(row)
+        self.nav.blockSignals(blocked)
+
+    def _section_changed(self, row: int) -> bool:
+        """Show section number `row`; False when it was refused (signed out, or unsaved
+        municipality settings kept)."""
+        if not self.still_signed_in():
+            return False
         here = self.stack.currentIndex()
         muni = self.municipality_view
         # Unsaved municipality settings: asked first; kept means staying there.
         leaving = self.sections[here][1] if 0 <= here < len(self.sections) else None
         if muni is not None and row != here and leaving is muni and not muni.confirm_leave():
             self.nav.blockSignals(True)
-            self.nav.setCurrentRow(here)
+            self.nav.setCurrentRow(self._nav_row(here))
             self.nav.blockSignals(False)
-            return
+            return False
         self.stack.setCurrentIndex(row)
         widget = self.sections[row][1] if 0 <= row < len(self.sections) else None
         if self.gl_accounts_view is not None and widget is self.gl_accounts_view:
@@ -479,6 +600,7 @@ class MainWindow(QMainWindow):
         for money_view in (self.cashier_view, self.treasurer_view):
             if money_view is not None and widget is money_view:
                 money_view.load()  # other workstations take payments and close drawers too
+        return True
 
     def _schedule_changed(self) -> None:
         """A new fee schedule version: the calculator prices with it from now on."""

@@ -5,6 +5,7 @@ goes to the Council.
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import ClassVar
 
@@ -207,7 +208,8 @@ def _paint_pages(document: QPdfDocument, printer: QPrinter, pages: range) -> int
 
 class PdfWindow(QDialog):
     """A document just written (a receipt, a permit card, a notice), shown in the app with Print
-    (Ctrl+P), Open in the PDF viewer and Close (Esc). Not modal: the counter keeps working."""
+    (Ctrl+P, and Enter: the default), Save as… (a copy where the user says; the original stays
+    filed), Open in the PDF viewer and Close (Esc). Not modal: the counter keeps working."""
 
     # The windows open: Python keeps a window without a parent alive until it is closed.
     showing: ClassVar[set[PdfWindow]] = set()
@@ -227,14 +229,20 @@ class PdfWindow(QDialog):
         self.print_button.setDefault(True)
         self.print_button.setToolTip("Ctrl+P")
         self.print_button.clicked.connect(self.print_document)
+        self.save_button = QPushButton("Save &as…", self)
+        self.save_button.setAutoDefault(False)
+        self.save_button.clicked.connect(self.save_as)
         self.open_button = QPushButton("&Open in PDF viewer", self)
+        self.open_button.setAutoDefault(False)
         self.open_button.clicked.connect(self.open_outside)
         close = QPushButton("Close", self)
+        close.setAutoDefault(False)
         close.clicked.connect(self.close)
         QShortcut(QKeySequence.StandardKey.Print, self).activated.connect(self.print_document)
         buttons = QHBoxLayout()
         buttons.addWidget(QLabel(str(path), self), 1)
         buttons.addWidget(self.print_button)
+        buttons.addWidget(self.save_button)
         buttons.addWidget(self.open_button)
         buttons.addWidget(close)
         layout = QVBoxLayout(self)
@@ -252,6 +260,30 @@ class PdfWindow(QDialog):
         if sent:
             self.status.setText(f"Sent {sent} page{'s' if sent != 1 else ''} to the printer.")
         return sent
+
+    def save_as(self) -> Path | None:
+        """A copy where the user chooses (the filed one stays); None when cancelled or failed."""
+        from ui import dialogs
+
+        chosen = dialogs.choose_file(
+            self,
+            "Save a copy as PDF",
+            "PDF files (*.pdf)",
+            save=True,
+            directory=str(Path.home() / self.path.name),
+        )
+        if not chosen:
+            return None
+        target = Path(chosen)
+        if target.suffix.lower() != ".pdf":
+            target = target.with_suffix(".pdf")
+        try:
+            shutil.copyfile(self.path, target)
+        except OSError as e:
+            self.status.setText(f"Not saved to {target}: {e.strerror or e}.")
+            return None
+        self.status.setText(f"Saved a copy to {target}.")
+        return target
 
     def open_outside(self) -> None:
         from ui import dialogs

@@ -10,7 +10,7 @@ from db.database import Database
 from desk.clock import FixedClock
 from desk.domain.enums import PartyKind, PartyRole
 from desk.domain.model import Parcel, Party
-from desk.services import permits
+from desk.services import permits, setup
 from tests.factories import Register, application, seed_register
 from ui.presenters.permit_list import PermitListPresenter, SqlPermitSource
 
@@ -129,3 +129,38 @@ def test_close_matches_are_listed_closest_first(database: Database, clock: Fixed
     assert plan.close_matches == ("schmidt",)
     assert found == 3
     assert [r.owner for r in rows] == ["Anna Schmidt", "Anna Schmid", "Anna Schmitz"]
+
+
+def test_a_second_municipality_s_permits_are_never_counted_or_listed_with_the_first_s(
+    database: Database, clock: FixedClock
+) -> None:
+    # One municipality: the count reads the term index alone; two: it must not.
+    reg = seed_register(database, clock)
+    _second_site(database, clock, reg)
+    assert _found(database, reg, "port washington") == [PORT]
+    assert _found(database, reg, "lutheran church") == [SIDNEY]
+    uow = database.uow()
+    other = setup.ensure_municipality(uow, clock, reg.admin, "new_lisbon")
+    parcel_id = permits.add_parcel(
+        uow,
+        clock,
+        reg.clerk,
+        Parcel(
+            municipality_id=other,
+            pin="291-0001-001",
+            house_number="14",
+            street="N Port Washington Rd",
+        ),
+    )
+    permits.take_application(
+        uow,
+        clock,
+        reg.clerk,
+        replace(application(reg), municipality_id=other, parcel_id=parcel_id, kind="SIDEWALK"),
+    )
+    assert _found(database, reg, "port washington") == [PORT]
+    assert _found(database, reg, "washington teutonia") == []
+    with database.read() as conn:
+        assert queries.count_permits(conn, other, "port washington") == 1
+        assert queries.count_permits(conn, other, "port wash 14") == 1
+        assert queries.count_permits(conn, other, "sidney") == 0

@@ -22,12 +22,16 @@ from ui.presenters.session import Session
 
 
 @pytest.fixture(autouse=True)
-def private_settings(tmp_path: Path) -> Iterator[Path]:
-    """QSettings go to a temporary folder: tests never read or write the user's real ones."""
+def private_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """QSettings go to a temporary folder: tests never read or write the user's real ones. The
+    data folder too (printouts are filed under it by default)."""
     folder = tmp_path / "settings"
     folder.mkdir()
     for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
         QSettings.setPath(fmt, QSettings.Scope.UserScope, str(folder))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    # No real print dialog in a test (a payment prints its receipt): cancelled unless patched.
+    monkeypatch.setattr("ui.pdf.choose_printer", lambda *_a: False)
     yield folder
 
 

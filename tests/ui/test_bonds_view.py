@@ -254,9 +254,9 @@ def test_an_association_certificate_lists_its_members_and_the_watch_writes_lette
     assert "Lakeshore House Movers Inc 400 W Silver Spring Dr" in text
     assert (
         "Our records show that your certificate of insurance GL-4471 issued by Badger Mutual "
-        "ends on March 31, 2026." in text
+        "ends on 03/31/2026." in text
     )
-    assert "with this office by March 30, 2026" in text
+    assert "with this office by 03/30/2026" in text
 
 
 def test_the_sureties_tab_shows_what_the_inspectors_conditions_require(

@@ -21,6 +21,7 @@ from desk.services import cashiering, permits, users
 from tests.factories import make_issuable
 from tests.ui.sample import ISSUED_NUMBER, PASSWORD, Sample
 from ui import app, dialogs
+from ui import pdf as pdf_module
 from ui.app import make_session
 from ui.main_window import MainWindow
 from ui.permit.fees import FeesTab
@@ -39,6 +40,15 @@ def quiet(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         monkeypatch.setattr(dialogs, name, lambda _p, _t, text: said.append(text))
     monkeypatch.setattr(dialogs, "show_file", lambda *_a: None)
     return said
+
+
+def filed(sample: Sample, kind: str, name: str) -> Path:
+    """Where a printout is filed this year (the document folder's default, in tmp)."""
+    from datetime import date
+
+    from ui import settings
+
+    return settings.document_folder() / str(date.today().year) / kind / name
 
 
 def two_permits_owing(sample: Sample) -> tuple[str, str]:
@@ -110,11 +120,15 @@ def test_a_check_for_two_permits_goes_from_the_counter_to_the_treasurers_reconci
     assert view.payer.text() == "Badger State Builders LLC"  # the contractor, typed over if not
     assert view.allocation_label.text() == "$140.00 to 2 permits."
 
-    # 2. The check: its number and bank; Ctrl+Enter takes the payment.
+    # 2. The check: its number and bank; Ctrl+Enter takes the payment and ("Print receipt"
+    # ticked) files its receipt and opens the print dialog at once.
     key(qtbot, window, Qt.Key.Key_N, Qt.KeyboardModifier.AltModifier)  # Check &no.
     qtbot.keyClicks(view.number, "1042")
     key(qtbot, window, Qt.Key.Key_B, Qt.KeyboardModifier.AltModifier)  # &Bank
     qtbot.keyClicks(view.bank, "Associated Bank")
+    assert view.print_after.isChecked()
+    pages: list[int] = []
+    monkeypatch.setattr(pdf_module, "choose_printer", lambda _p, _printer, n: pages.append(n))
     key(qtbot, view.bank, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
     assert quiet == []
     result = view.presenter.last
@@ -127,17 +141,20 @@ def test_a_check_for_two_permits_goes_from_the_counter_to_the_treasurers_reconci
     assert view.presenter.lines == []  # ready for the next payer
     assert view.receipts_model.rowCount() == 1
 
-    # 3. Enter on "Print receipt": the PDF holds the receipt number and both permits.
-    pdf = tmp_path / "receipt.pdf"
-    monkeypatch.setattr(dialogs, "choose_file", lambda *_a, **_k: str(pdf))
-    assert QApplication.focusWidget() is view.print_button
-    key(qtbot, view.print_button, Qt.Key.Key_Return)
-    qtbot.waitUntil(pdf.exists, timeout=5000)
+    # 3. The receipt went to the print dialog, filed in the document folder: it holds the
+    # receipt number and both permits.
+    assert pages == [1]
+    pdf = filed(sample, "Receipts", f"receipt-{receipt}.pdf")
     text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(str(pdf)).pages)
     assert f"No. {receipt}" in text
     assert f"{first} 6120 N Port Washington Rd" in text
     assert f"{second} 5517 N Lake Dr" in text
     assert "Check no. 1042, Associated Bank" in text and "COPY" not in text
+    # Enter on "Print receipt…" files a copy (never over the first) and shows it.
+    assert QApplication.focusWidget() is view.print_button
+    key(qtbot, view.print_button, Qt.Key.Key_Return)
+    again = pdf.with_name(f"receipt-{receipt}-copy.pdf")
+    assert again.exists() and "COPY" in PdfReader(str(again)).pages[0].extract_text()
 
     # The permit window's Fees & Payments tab shows the receipt and nothing due.
     permit_window = window.open_permit(sample.issued_id)
@@ -343,8 +360,9 @@ def test_the_treasurer_saves_the_days_report_the_transmittal_and_the_reconciliat
 
     monkeypatch.setattr(dialogs, "choose_file", choose_file)
     treasury.close_page.show_day(DAY)
-    pdf = treasury.close_page.export(".pdf")
-    assert pdf == tmp_path / "daily-cash-2026-03-02.pdf"
+    pdf = treasury.close_page.export(".pdf")  # a printout: filed without asking
+    assert pdf is not None and pdf.parent.name == "Reports"
+    assert pdf.name == "daily-cash-2026-03-02.pdf"
     text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(str(pdf)).pages)
     assert "Daily cash report" in text and "$579.00" in text and "Page 1 of 1" in text
     turnovers = treasury.show_page("turnovers")
@@ -359,7 +377,6 @@ def test_the_treasurer_saves_the_days_report_the_transmittal_and_the_reconciliat
     assert out is not None and out.name == "reconciliation-2026-03-01-2026-03-02.xlsx"
     assert load_workbook(out)["GL accounts"]["A4"].value == "Account"
     assert asked == [
-        "Save the daily cash report",
         "Save the transmittal",
         "Save the reconciliation",
     ]
@@ -368,10 +385,10 @@ def test_the_treasurer_saves_the_days_report_the_transmittal_and_the_reconciliat
     # A place that cannot be written (a file where the folder should be): the treasurer is
     # told where, and nothing is opened.
     (tmp_path / "not-a-folder").write_text("")
-    bad = tmp_path / "not-a-folder" / "day.pdf"
+    bad = tmp_path / "not-a-folder" / "day.xlsx"
     monkeypatch.setattr(dialogs, "choose_file", lambda *_a, **_k: str(bad))
     monkeypatch.setattr(dialogs, "show_file", lambda _w, path, _t: quiet.append(f"opened {path}"))
-    assert treasury.close_page.export(".pdf") is None
+    assert treasury.close_page.export(".xlsx") is None
     assert quiet[-1].startswith(f"It could not be saved to {bad}: ")
     window.close()
     database.close()

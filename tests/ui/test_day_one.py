@@ -202,8 +202,10 @@ def test_an_office_that_starts_empty_runs_the_day_without_a_developer(
     issue.issue_button.click()
     assert issue.result_label.text() == "Issued as permit 2026-0001"
     card = tmp_path / "card.pdf"
-    monkeypatch.setattr(dialogs, "choose_file", lambda *_a, **_k: str(card))
-    monkeypatch.setattr(dialogs, "show_file", lambda *_a: None)
+    # Filed without a Save-as dialog: the card shown is copied where the test reads it.
+    monkeypatch.setattr(
+        dialogs, "show_file", lambda _p, path, _t: card.write_bytes(Path(path).read_bytes())
+    )
     issue.card_button.click()
     qtbot.waitUntil(card.exists, timeout=5000)
     text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(str(card)).pages)

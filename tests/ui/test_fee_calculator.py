@@ -219,7 +219,7 @@ def test_money_is_right_aligned_and_the_total_is_bold(calculator: FeeCalculatorW
     assert titles == ["Code", "Description", "Section", "Base", "40 % admin", "Amount"]
 
 
-def test_printing_saves_the_quote_as_a_pdf_and_opens_it(
+def test_printing_files_the_quote_as_a_pdf_and_opens_it(
     qtbot: QtBot,
     calculator: FeeCalculatorWindow,
     tmp_path: Path,
@@ -237,24 +237,32 @@ def test_printing_saves_the_quote_as_a_pdf_and_opens_it(
     calculator.load_sample()
     assert calculator.print_button.isEnabled()
     qtbot.mouseClick(calculator.print_button, Qt.MouseButton.LeftButton)
-    out = tmp_path / "quote.pdf"
-    assert asked == ["Save the fee quote as PDF | PDF files (*.pdf) | True"]
-    assert opened == [str(out)]
+    assert asked == []  # a printout: filed in the document folder, no Save-as dialog
+    assert len(opened) == 1
+    out = Path(opened[0])
+    assert out.parent.name == "Fee quotes" and out.name.startswith("fee-quote-")
     text = "".join(page.extract_text() for page in pypdf.PdfReader(out).pages)
     for expected in ("City of Glendale", "Fee quote", "RES-NEW", "404.00", "607.00"):
         assert expected in text
     assert "Alex Administrator" in text
 
 
-def test_cancelling_the_save_dialog_writes_nothing(
+def test_a_quote_that_cannot_be_written_leaves_no_file(
     qtbot: QtBot, calculator: FeeCalculatorWindow, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from reports import fee_quote
+
+    def fail(*_a: object) -> None:
+        raise OSError("disk full")
+
     opened: list[object] = []
-    monkeypatch.setattr(dialogs, "choose_file", lambda *a, **k: None)
+    errors: list[str] = []
+    monkeypatch.setattr(fee_quote, "render_quote_pdf", fail)
+    monkeypatch.setattr(dialogs, "error", lambda _p, _t, text: errors.append(text))
     monkeypatch.setattr(dialogs, "show_file", lambda _w, path, _t: opened.append(path))
     calculator.load_sample()
     assert calculator.print_quote() is None
-    assert opened == []
+    assert opened == [] and len(errors) == 1 and "disk full" in errors[0]
 
 
 def test_the_breakdown_waits_for_the_typing_to_stop(

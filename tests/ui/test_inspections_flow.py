@@ -71,7 +71,12 @@ def seen(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Seen:
 
     monkeypatch.setattr(dialogs, "ask", ask)
     monkeypatch.setattr(dialogs, "choose_file", choose_file)
-    monkeypatch.setattr(dialogs, "show_file", lambda *_a: None)
+    # A PDF printout is filed without a Save-as dialog: what is shown is what was saved.
+    monkeypatch.setattr(
+        dialogs,
+        "show_file",
+        lambda _p, path, _t: s.saved.append(Path(path)) if Path(path).suffix == ".pdf" else None,
+    )
     return s
 
 
@@ -257,9 +262,15 @@ def test_the_view_argument_names_the_inspections_pages() -> None:
 
 
 def test_the_day_page_saves_the_route_sheet_as_pdf_and_the_route_as_a_workbook(
-    qtbot: QtBot, database: Database, clock: FixedClock, seen: Seen
+    qtbot: QtBot,
+    database: Database,
+    clock: FixedClock,
+    seen: Seen,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from openpyxl import load_workbook
+
+    from ui import pdf as pdf_module
 
     reg: Register = seed_register(database, clock)
     clock.set(date(2026, 3, 16))
@@ -296,3 +307,13 @@ def test_the_day_page_saves_the_route_sheet_as_pdf_and_the_route_as_a_workbook(
         "Location",
     ]
     assert seen.saved == [pdf, xlsx]
+
+    # Ctrl+P (File ▸ Print) on the Day page: the route sheet straight to the print dialog,
+    # filed beside the first one, never over it.
+    asked: list[int] = []
+    monkeypatch.setattr(pdf_module, "choose_printer", lambda _p, _pr, n: asked.append(n))
+    assert view.print_current() and asked == [1]
+    assert pdf.with_name("route-ivan-inspector-2026-03-23 (2).pdf").exists()
+    assert pdf.parent.name == "Route sheets"
+    view.pages.setCurrentIndex(0)
+    assert not view.print_current()  # the requests page has no printout

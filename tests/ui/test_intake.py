@@ -137,7 +137,7 @@ def take_new_dwelling_application(qtbot: QtBot, window: MainWindow, sample: Samp
     assert form.presenter.parties[PartyRole.CONTRACTOR].name == BUILDERS
     assert (
         contractor.note.text()
-        == "Dwelling contractor certification DC-1187, valid until 2027-06-30"
+        == "Dwelling contractor certification DC-1187, valid until 06/30/2027"
     )
 
     type_into(qtbot, form.edits["description"], "New 2-story single-family dwelling")
@@ -207,14 +207,14 @@ def test_an_expired_licence_is_named_next_to_the_party_and_stops_the_save(
     form.set_party_id(PartyRole.CONTRACTOR, party_id(sample, "Badger"))
     note = form.party_rows[PartyRole.CONTRACTOR].note.text()
     assert note == (
-        f"{BUILDERS}: dwelling contractor certification DC-1100 expired 2026-03-02 "
+        f"{BUILDERS}: dwelling contractor certification DC-1100 expired 03/02/2026 "
         "(Wis. Stat. 101.654)"
     )
     form.edits["description"].setText("New house")
     form._typed("description", "New house")
     assert form.save() is None
     error = form.errors[PartyRole.CONTRACTOR.value]
-    assert error.isVisible() and "expired 2026-03-02" in error.text()
+    assert error.isVisible() and "expired 03/02/2026" in error.text()
     form.presenter.dirty = False
 
 
@@ -322,10 +322,9 @@ def test_the_permit_window_prints_the_card_once_the_permit_has_a_number(
     assert unissued.print_application_button.isEnabled()
     issued = window.open_permit(sample.issued_id)
     assert issued.print_card_button.isEnabled()
-    out = tmp_path / "card.pdf"
-    monkeypatch.setattr(dialogs, "choose_file", lambda *_a, **_k: str(out))
     monkeypatch.setattr(dialogs, "show_file", lambda *_a: None)
-    assert print_permit_card(issued, issued.context) == out
+    out = print_permit_card(issued, issued.context)  # filed: no Save-as dialog
+    assert out is not None and out.parent.name == "Permit cards"
     text = pypdf.PdfReader(out).pages[0].extract_text()
     assert "2026-0001" in text and "6120 N Port Washington Rd" in text
 

@@ -106,8 +106,10 @@ def test_a_new_dwelling_goes_from_the_counter_to_an_issued_permit_and_its_card(
 
     # 5. The permit card, from the dialog: its text holds the number and the address.
     card = tmp_path / "card.pdf"
-    monkeypatch.setattr(dialogs, "choose_file", lambda *_a, **_k: str(card))
-    monkeypatch.setattr(dialogs, "show_file", lambda *_a: None)
+    # Filed without a Save-as dialog: the card shown is copied where the test reads it.
+    monkeypatch.setattr(
+        dialogs, "show_file", lambda _p, path, _t: card.write_bytes(Path(path).read_bytes())
+    )
     qtbot.keyClick(dialog, Qt.Key.Key_C, Qt.KeyboardModifier.AltModifier)  # Print permit &card
     qtbot.waitUntil(card.exists, timeout=5000)
     text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(str(card)).pages)

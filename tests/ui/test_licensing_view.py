@@ -272,7 +272,7 @@ def test_both_table_models_pass_the_model_tester(
     qtmodeltester.check(view.licence_model)  # type: ignore[attr-defined]
 
 
-def test_a_placard_typed_without_pdf_is_saved_as_one_and_an_unwritable_folder_is_named(
+def test_a_placard_is_filed_without_a_save_dialog_and_an_unusable_folder_is_named(
     qtbot: QtBot,
     empty_database: Database,
     clock: FixedClock,
@@ -281,26 +281,27 @@ def test_a_placard_typed_without_pdf_is_saved_as_one_and_an_unwritable_folder_is
     seen: dict[str, list[object]],
     tmp_path: Path,
 ) -> None:
+    from ui import settings
+
     view = view_with_a_condemnation(qtbot, empty_database, clock, reg)
     view.show_page("condemnations")
-    asked: list[tuple[str, str]] = []
-
-    def typed_without_suffix(_p: object, caption: str, _f: str = "", **kw: str) -> str:
-        asked.append((caption, Path(kw["directory"]).name))
-        return str(tmp_path / "placard")
-
-    monkeypatch.setattr(dialogs, "choose_file", typed_without_suffix)
+    asked: list[str] = []
+    monkeypatch.setattr(
+        dialogs, "choose_file", lambda _p, caption, *_a, **_k: asked.append(caption)
+    )
     out = view.print_placard()
-    assert asked == [("Save the placard", "placard-5820-n-lake-dr.pdf")]
-    assert out == tmp_path / "placard.pdf" and seen["opened"] == [out]
+    assert asked == []
+    assert out is not None and out.name == "placard-5820-n-lake-dr.pdf"
+    assert out.parent.name == "Notices" and seen["opened"] == [out]
     assert "UNFIT FOR HUMAN HABITATION" in PdfReader(str(out)).pages[0].extract_text()
 
-    # A folder that is not there: the inspector is told where, and nothing is shown.
+    # A document folder that cannot be made: the inspector is told which, and the placard is
+    # still shown (from a temporary copy), to print or save as.
     errors: list[str] = []
     monkeypatch.setattr(dialogs, "error", lambda _p, _t, text: errors.append(text))
     blocked = tmp_path / "a-file"
     blocked.write_text("not a folder")
-    monkeypatch.setattr(dialogs, "choose_file", lambda *_a, **_k: str(blocked / "placard.pdf"))
-    assert view.print_placard() is None
-    assert errors and errors[0].startswith(f"The placard could not be saved to {blocked}")
-    assert seen["opened"] == [out]
+    settings.write(settings.DOCUMENT_FOLDER, str(blocked / "documents"))
+    again = view.print_placard()
+    assert errors and f"The document folder {blocked / 'documents'}" in errors[0]
+    assert again is not None and again.exists() and seen["opened"] == [out, again]

@@ -81,7 +81,8 @@ def shown(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Shown:
         return str(path)
 
     monkeypatch.setattr(dialogs, "choose_file", choose_file)
-    monkeypatch.setattr(dialogs, "show_file", lambda *_a: None)
+    # A printout is filed without a Save-as dialog: what is shown is what was saved.
+    monkeypatch.setattr(dialogs, "show_file", lambda _p, path, _t: s.saved.append(Path(path)))
     return s
 
 

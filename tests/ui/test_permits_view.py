@@ -218,6 +218,8 @@ def test_the_navigation_lists_only_sections_that_work(main_window: MainWindow) -
     assert [nav.item(i).text() for i in range(nav.count())] == [
         "Needs attention",
         "Permits",
+        "   My open applications",  # saved searches, indented under Permits
+        "   Lapsing in 30 days",
         "Deadlines",
         "Inspections",
         "Bonds & Insurance",
@@ -241,7 +243,7 @@ def test_the_administration_menu_opens_each_administrators_section(
     titles = [a.text() for a in menu.actions()]
     assert titles == ["Users", "Municipality", "GL accounts", "Fee schedules"]
     menu.actions()[0].trigger()
-    assert main_window.section_titles()[main_window.nav.currentRow()] == "Users"
+    assert main_window.current_section_title() == "Users"
 
 
 def test_a_register_without_permits_shows_how_to_get_some(qtbot: QtBot) -> None:

@@ -178,6 +178,13 @@ def test_the_report_is_printed_page_by_page_from_the_print_dialog(
     assert asked == [pages]
     assert len(PdfReader(str(printed)).pages) == pages
     assert view.status.text() == f"Sent {pages} page{'s' if pages != 1 else ''} to the printer."
+    # A copy is filed in the document folder (Reports) as it goes to the printer.
+    from datetime import date
+
+    from ui import settings
+
+    (filed,) = (settings.document_folder() / str(date.today().year) / "Reports").glob("*.pdf")
+    assert len(PdfReader(str(filed)).pages) == pages
     # Cancelling the print dialog sends nothing and says nothing.
     monkeypatch.setattr(pdf_module, "choose_printer", lambda *a: False)
     assert view.print_report() == 0

@@ -116,14 +116,14 @@ LICENCE = HeldCredential(CredentialKind.MASTER_PLUMBER, "MP-10234", date(2026, 6
 def test_a_licence_is_valid_on_its_expiry_date() -> None:
     check = check_credentials(KOWALSKI, PartyRole.PLUMBER, PLUMBING, [LICENCE], date(2026, 6, 30))
     assert check.ok
-    assert check.message == "Master plumber licence MP-10234, valid until 2026-06-30"
+    assert check.message == "Master plumber licence MP-10234, valid until 06/30/2026"
 
 
 def test_a_licence_has_expired_the_day_after() -> None:
     check = check_credentials(KOWALSKI, PartyRole.PLUMBER, PLUMBING, [LICENCE], date(2026, 7, 1))
     assert not check.ok
     assert check.message == (
-        "Kowalski Plumbing Inc: master plumber licence MP-10234 expired 2026-06-30 (15.1.41)"
+        "Kowalski Plumbing Inc: master plumber licence MP-10234 expired 06/30/2026 (15.1.41)"
     )
 
 
@@ -232,7 +232,7 @@ def test_the_application_refuses_a_party_whose_licence_expired_before_the_date()
     with pytest.raises(ValidationError) as e:
         p.application()
     assert e.value.field == "Master plumber"
-    assert "expired 2026-06-30" in e.value.message
+    assert "expired 06/30/2026" in e.value.message
 
 
 def test_the_application_stores_the_counted_floor_area_and_the_levels() -> None:

@@ -11,6 +11,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication
 
+from desk.domain.permit_filter import PermitFilter
 from ui.presenters.permit_list import PermitListPresenter
 
 PERMIT_ID_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -123,6 +124,27 @@ class PermitTableModel(QAbstractTableModel):
         finally:
             self.endResetModel()
         return changed
+
+    def set_filter(self, filters: PermitFilter) -> bool:
+        """Filter by the bar (in SQL); returns False (and leaves the view alone) when unchanged."""
+        if self.presenter.loaded and filters == self.presenter.filters:
+            return False
+        self.beginResetModel()
+        try:
+            changed = self.presenter.set_filter(filters)
+        finally:
+            self.endResetModel()
+        return changed
+
+    def show(self, text: str, filters: PermitFilter) -> None:
+        """Search for `text` with `filters` at once (a saved search): one reset, one count."""
+        self.beginResetModel()
+        try:
+            self.presenter.search_text = text
+            self.presenter.filters = filters
+            self.presenter.load()
+        finally:
+            self.endResetModel()
 
     def reload(self) -> None:
         """Count and page again (after a change elsewhere, or F5)."""

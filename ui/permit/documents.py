@@ -1,9 +1,11 @@
 """Printing a permit's documents from its window: the permit card (15.1.8(a)), the
 application summary, stop-work orders (15.1.12) and revocation notices (15.1.7(g)). The data is
-read here (db.queries); the renderers query nothing."""
+read here (db.queries); the renderers query nothing. Each is filed in the document folder, then
+shown (the buttons) or sent straight to the print dialog (`now`: Ctrl+P, print_main)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
@@ -11,6 +13,7 @@ from PySide6.QtWidgets import QWidget
 
 from db import queries
 from ui import dialogs
+from ui.exports import APPLICATIONS, NOTICES, PERMIT_CARDS, print_now, save_and_open
 from ui.permit.base import PermitContext
 from ui.presenters.permit_actions import order_file_name
 
@@ -18,55 +21,65 @@ CARD_TITLE = "Print permit card"
 SUMMARY_TITLE = "Print application"
 
 
-def _choose(parent: QWidget, caption: str, name: str) -> Path | None:
-    chosen = dialogs.choose_file(
-        parent, caption, "PDF files (*.pdf)", save=True, directory=str(Path.home() / name)
-    )
-    if not chosen:
-        return None
-    path = Path(chosen)
-    return path if path.suffix.lower() == ".pdf" else path.with_suffix(".pdf")
+def _deliver(
+    parent: QWidget,
+    title: str,
+    name: str,
+    write: Callable[[Path], object],
+    subfolder: str,
+    what: str,
+    now: bool,
+) -> Path | None:
+    if now:
+        return print_now(parent, title, name, write, subfolder, what)
+    return save_and_open(parent, title, "", name, write, what=what, subfolder=subfolder)
 
 
-def print_permit_card(parent: QWidget, context: PermitContext) -> Path | None:
-    """Save the card as a PDF and open it; None when cancelled or there is no number yet."""
+def print_permit_card(parent: QWidget, context: PermitContext, now: bool = False) -> Path | None:
+    """File the card as a PDF and show it (`now`: print it); None when it could not be written
+    or there is no number yet."""
     with context.database.read() as conn:
         card = queries.permit_card_data(conn, context.permit_id)
     if card is None:
         dialogs.warn(parent, CARD_TITLE, "A permit card is printed once the permit is issued.")
         return None
-    path = _choose(parent, "Save the permit card as PDF", f"permit-card-{card.number}.pdf")
-    if path is None:
-        return None
-    from reports.permit_card import render_permit_card  # reportlab: load on first print
 
-    try:
+    def write(path: Path) -> None:
+        from reports.permit_card import render_permit_card  # reportlab: load on first print
+
         render_permit_card(card, path)
-    except OSError as e:
-        dialogs.error(parent, CARD_TITLE, f"The card could not be saved to {path}: {e}")
-        return None
-    dialogs.show_file(parent, path, f"Permit card {card.number}")
-    return path
+
+    name = f"permit-card-{card.number}.pdf"
+    title = f"Permit card {card.number}"
+    return _deliver(parent, title, name, write, PERMIT_CARDS, "The card", now)
 
 
-def print_application(parent: QWidget, context: PermitContext, today: date) -> Path | None:
+def print_application(
+    parent: QWidget, context: PermitContext, today: date, now: bool = False
+) -> Path | None:
     with context.database.read() as conn:
         data = queries.application_summary_data(conn, context.permit_id)
     if data is None:
         return None
     name = data.number or f"application-{data.permit_id}"
-    path = _choose(parent, "Save the application summary as PDF", f"{name}-summary.pdf")
-    if path is None:
-        return None
-    from reports.application_summary import render_application_summary
 
-    try:
+    def write(path: Path) -> None:
+        from reports.application_summary import render_application_summary
+
         render_application_summary(data, path, today)
-    except OSError as e:
-        dialogs.error(parent, SUMMARY_TITLE, f"The summary could not be saved to {path}: {e}")
-        return None
-    dialogs.show_file(parent, path, f"Application {name}")
-    return path
+
+    title = f"Application {name}"
+    return _deliver(parent, title, f"{name}-summary.pdf", write, APPLICATIONS, "The summary", now)
+
+
+def print_main(parent: QWidget, context: PermitContext, today: date) -> Path | None:
+    """Ctrl+P in the permit window: the permit card once issued, else the application summary,
+    straight to the print dialog."""
+    with context.database.read() as conn:
+        issued = queries.permit_card_data(conn, context.permit_id) is not None
+    if issued:
+        return print_permit_card(parent, context, now=True)
+    return print_application(parent, context, today, now=True)
 
 
 ORDER_TITLE = {"stop_work": "Print stop-work order", "revocation": "Print revocation notice"}
@@ -84,15 +97,11 @@ def print_order_notice(parent: QWidget, context: PermitContext, order_id: int) -
     name = order_file_name(
         notice.kind, notice.permit_number, notice.permit_id, notice.lifted_on is not None
     )
-    path = _choose(parent, f"Save the {title.removeprefix('Print ')} as PDF", name)
-    if path is None:
-        return None
-    from reports.notices import render_order_notice  # reportlab: load on first print
 
-    try:
+    def write(path: Path) -> None:
+        from reports.notices import render_order_notice  # reportlab: load on first print
+
         render_order_notice(notice, path)
-    except OSError as e:
-        dialogs.error(parent, title, f"The notice could not be saved to {path}: {e}")
-        return None
-    dialogs.show_file(parent, path, title.removeprefix("Print ").capitalize())
-    return path
+
+    shown = title.removeprefix("Print ").capitalize()
+    return _deliver(parent, shown, name, write, NOTICES, "The notice", False)

@@ -50,7 +50,7 @@ from desk.services.inspections import (
     ResultOutcome,
 )
 from ui import dialogs
-from ui.exports import save_and_open
+from ui.exports import CERTIFICATES, NOTICES, save_and_open
 from ui.permit import actions
 from ui.permit.actions import ActionDialog, _text_box
 from ui.permit.base import PermitContext, PermitTab
@@ -348,11 +348,10 @@ class ResultDialog(ActionDialog):
         self.extension.setObjectName("extensionReason")
         self.extension.setPlaceholderText("Only for a later date than the ordinance's period")
         self.add_field("Why &later:", self.extension, "reason")
-        self.failure = QCheckBox(
-            "Work was &covered before this inspection was called for (failure to call)", self
-        )
+        # The rule's name in the label column: the box's text stays short enough for 1366 px.
+        self.failure = QCheckBox("Work was &covered before it was called for", self)
         self.failure.setObjectName("failureToCall")
-        self.add_field("", self.failure, "failure to call")
+        self.add_field("Failure to call:", self.failure, "failure to call")
         self.waiver = QLineEdit(self)
         self.waiver.setObjectName("feeWaiver")
         self.waiver.setPlaceholderText("Leave empty to charge the fee")
@@ -560,6 +559,7 @@ def print_correction_notice(parent: QWidget, database: Database, order_id: int) 
         "Save the correction order as PDF",
         f"correction-order-{data.permit_number}-{data.order_id}.pdf",
         lambda path: render_correction_notice(data, path),
+        subfolder=NOTICES,
     )
 
 
@@ -576,6 +576,7 @@ def print_certificate(parent: QWidget, database: Database, certificate_id: int) 
         "Save the certificate of occupancy as PDF",
         f"certificate-of-occupancy-{data.number}.pdf",
         lambda path: render_occupancy_certificate(data, path),
+        subfolder=CERTIFICATES,
     )
 
 
@@ -641,6 +642,11 @@ class InspectionsTab(PermitTab):
         history_title = QLabel("Inspections", self)
         history_title.setObjectName("sectionTitle")
         self.history = _table(self, "inspectionHistory", HISTORY_COLUMNS)
+        # The permit window is 920 px: the texts share what is left and elide, not scroll.
+        for column in (1, 2, 6):  # inspection, caller, notes
+            self.history.horizontalHeader().setSectionResizeMode(
+                column, QHeaderView.ResizeMode.Stretch
+            )
         self.orders_label = QLabel(self)
         self.orders_label.setObjectName("inspectionOrders")
         self.orders_label.setWordWrap(True)

@@ -27,7 +27,12 @@ from desk.services.lifecycle import permit_deadlines
 from ui import dialogs, settings
 from ui.permit import actions
 from ui.permit.base import PermitContext, PermitTab
-from ui.permit.documents import print_application, print_order_notice, print_permit_card
+from ui.permit.documents import (
+    print_application,
+    print_main,
+    print_order_notice,
+    print_permit_card,
+)
 from ui.permit.issue_dialog import IssueDialog
 from ui.permit.street_register import CouncilApprovalDialog, StreetRepavingDialog
 from ui.permit.tabs import PERMIT_TABS
@@ -148,6 +153,11 @@ class PermitWindow(QWidget):
             QShortcut(sequence, self).activated.connect(self.close)
         QShortcut(QKeySequence(QKeySequence.StandardKey.Refresh), self).activated.connect(
             self.reload
+        )
+        # Ctrl+P: the permit's printout straight to the print dialog (its own window: no clash
+        # with the main window's Print).
+        QShortcut(QKeySequence(QKeySequence.StandardKey.Print), self).activated.connect(
+            lambda: print_main(self, self.context, self.context.clock.today())
         )
 
         self.resize(*DEFAULT_SIZE)

@@ -12,9 +12,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from db import queries
+from db import inspection_queries, queries
 from db.database import Database
+from desk.clock import Clock, SystemClock
 from desk.domain.kinds import kind_label
+from desk.domain.permit_filter import NO_FILTER, PermitFilter, PermitWhere
 from desk.domain.readmodels import PERMIT_COLUMNS, PermitListRow
 from desk.domain.search import SearchPlan, query_tokens
 from ui.presenters.formatting import EMPTY, count_of, format_amount, format_date
@@ -27,30 +29,78 @@ EMPTY_DATABASE_TEXT = (
     "letterhead under Administration → Municipality."
 )
 NOT_ISSUED_TOOLTIP = "not issued yet"
+FILTERED_SUFFIX = " — filtered"
 
 
 class PermitSource(Protocol):
-    """Where the rows come from: SQL in the application, a list in presenter tests."""
+    """Where the rows come from: SQL in the application, a list in presenter tests. The
+    presenter passes `filters` only when one is set (a source without filters never gets one)."""
 
-    def count(self, text: str) -> int: ...
+    def count(self, text: str, filters: PermitFilter | None = None) -> int: ...
 
     def page(
-        self, text: str, sort: str, descending: bool, offset: int, limit: int
+        self,
+        text: str,
+        sort: str,
+        descending: bool,
+        offset: int,
+        limit: int,
+        filters: PermitFilter | None = None,
     ) -> list[PermitListRow]: ...
 
 
 class SqlPermitSource:
     """Counts and pages of one municipality's permits, each on a short read-only connection."""
 
-    def __init__(self, database: Database, municipality_id: int) -> None:
+    def __init__(
+        self,
+        database: Database,
+        municipality_id: int,
+        *,
+        user_id: int | None = None,
+        clock: Clock | None = None,
+    ) -> None:
         self.database = database
         self.municipality_id = municipality_id
+        self.user_id = user_id  # "entered by me"
+        self.clock: Clock = clock or SystemClock()
         # The plan of the last count, reused by its pages: a typo is corrected once per search.
         self._plan: tuple[str, SearchPlan] | None = None
+        # The last filter made concrete (the lapsing permits are worked out once per count).
+        self._where: tuple[PermitFilter, PermitWhere] | None = None
 
-    def count(self, text: str) -> int:
+    def where(self, filters: PermitFilter | None) -> PermitWhere | None:
+        """`filters` for this user today; "lapsing" asks the same service as the home, so the
+        saved search and the home's list cannot disagree."""
+        if filters is None or not filters.active:
+            return None
+        if self._where is not None and self._where[0] == filters:
+            return self._where[1]
+        ids = None
+        if filters.lapsing_days is not None:
+            from desk.services.lifecycle import lapsing_within
+
+            found = lapsing_within(
+                self.database.uow(), self.clock, self.municipality_id, filters.lapsing_days
+            )
+            ids = frozenset(x.permit_id for x in found)
+        where = PermitWhere(filters, self.user_id, ids)
+        self._where = (filters, where)
+        return where
+
+    def inspectors(self) -> list[tuple[int, str]]:
+        """The filter bar's inspectors: the same list the Inspections section assigns from."""
         with self.database.read() as conn:
-            plan, found = queries.count_search(conn, self.municipality_id, text)
+            return inspection_queries.inspectors(conn)
+
+    def forget(self) -> None:
+        """A reload: the lapsing permits are worked out again (they move with the day)."""
+        self._where = None
+
+    def count(self, text: str, filters: PermitFilter | None = None) -> int:
+        where = self.where(filters)
+        with self.database.read() as conn:
+            plan, found = queries.count_search(conn, self.municipality_id, text, where)
             self._plan = (text, plan)
             return found
 
@@ -61,9 +111,16 @@ class SqlPermitSource:
         return self._plan[1].close_matches
 
     def page(
-        self, text: str, sort: str, descending: bool, offset: int, limit: int
+        self,
+        text: str,
+        sort: str,
+        descending: bool,
+        offset: int,
+        limit: int,
+        filters: PermitFilter | None = None,
     ) -> list[PermitListRow]:
         plan = self._plan[1] if self._plan is not None and self._plan[0] == text else None
+        where = self.where(filters)
         with self.database.read() as conn:
             return queries.search_permits(
                 conn,
@@ -74,6 +131,7 @@ class SqlPermitSource:
                 offset=offset,
                 limit=limit,
                 plan=plan,
+                where=where,
             )
 
 
@@ -106,6 +164,7 @@ class PermitListPresenter:
         self.max_cached_pages = max_cached_pages
         self.columns = COLUMNS
         self.search_text = ""
+        self.filters: PermitFilter = NO_FILTER
         self.sort_key = queries.DEFAULT_SORT
         self.descending = True
         self.count = 0
@@ -122,10 +181,39 @@ class PermitListPresenter:
         """(Re)count from the database and forget cached rows, keeping search and sort."""
         self._pages.clear()
         self.error = ""
+        forget = getattr(self.source, "forget", None)
+        if forget is not None:
+            forget()
         self.total = self.source.count("")
-        self.count = self.source.count(self.search_text) if self.search_text.strip() else self.total
+        if self.search_text.strip() or self.filters.active:
+            self.count = self._count(self.search_text)
+        else:
+            self.count = self.total
         self._read_close_matches()
         self.loaded = True
+
+    def _count(self, text: str) -> int:
+        # Filters go to the source only when set: test fakes know nothing of them.
+        if self.filters.active:
+            return self.source.count(text, self.filters)
+        return self.source.count(text)
+
+    def set_filter(self, filters: PermitFilter) -> bool:
+        """Filter by the bar's choices (with the search text); False when nothing changes."""
+        if self.loaded and filters == self.filters:
+            return False
+        self.filters = filters
+        self._pages.clear()
+        if not self.loaded:
+            self.total = self.source.count("")
+        self.count = self._count(self.search_text if query_tokens(self.search_text) else "")
+        self._read_close_matches()
+        self.loaded = True
+        return True
+
+    @property
+    def filtered(self) -> bool:
+        return self.filters.active
 
     def search_changes(self, text: str) -> bool:
         """Would searching for `text` filter differently from now? ('schm ' is 'schm')."""
@@ -138,8 +226,8 @@ class PermitListPresenter:
             return False
         self.search_text = text
         self._pages.clear()
-        self.count = self.source.count(text) if query_tokens(text) else self.source.count("")
-        if not query_tokens(text):
+        self.count = self._count(text if query_tokens(text) else "")
+        if not query_tokens(text) and not self.filters.active:
             self.total = self.count
         self._read_close_matches()
         self.loaded = True
@@ -178,13 +266,17 @@ class PermitListPresenter:
         page = self._pages.get(number)
         if page is None:
             try:
-                page = self.source.page(
+                args = (
                     self.search_text,
                     self.sort_key,
                     self.descending,
                     number * self.page_size,
                     self.page_size,
                 )
+                if self.filters.active:
+                    page = self.source.page(*args, self.filters)
+                else:
+                    page = self.source.page(*args)
             except Exception as e:  # the view is painting: report once, never raise into Qt
                 page = []
                 self.error = f"The permits could not be read ({type(e).__name__}: {e}). Press F5."
@@ -238,20 +330,28 @@ class PermitListPresenter:
 
     @property
     def count_text(self) -> str:
+        filtered = FILTERED_SUFFIX if self.filtered else ""
+        if self.no_match and self.filtered:
+            return (
+                f"No permits match '{self.search_text.strip()}' with these filters — check the "
+                "spelling, or clear the filters"
+            )
         if self.no_match:
             return (
                 f"No permits match '{self.search_text.strip()}' — check the spelling, "
                 "or search by parcel number"
             )
+        if self.count == 0 and self.filtered:
+            return "No permits match these filters — Clear filters shows them all"
         if self.count == 0:
             return "No permits"
         if self.close_matches:
             words = ", ".join(f"\u201c{w}\u201d" for w in self.close_matches)
             return (
                 f"No exact match; showing close matches for {words}: "
-                f"{count_of(self.count, 'permit')}"
+                f"{count_of(self.count, 'permit')}{filtered}"
             )
-        return count_of(self.count, "permit")
+        return count_of(self.count, "permit") + filtered
 
     @property
     def no_match(self) -> bool:

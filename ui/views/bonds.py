@@ -45,6 +45,7 @@ from desk.domain.sureties import (
 from desk.errors import ValidationError
 from desk.services import sureties as svc
 from ui import dialogs
+from ui.exports import LETTERS, REPORTS, file_pdf, filed_path, send_to_printer
 from ui.permit import actions
 from ui.permit.actions import ActionDialog
 from ui.permit.base import PermitContext
@@ -813,32 +814,43 @@ class BondsView(SectionView):
             dialogs.inform(self, "Reminder letters", self.watch.summary)
             return None
         today = self.clock.today()
-        path = dialogs.choose_file(
+        letters = svc.reminder_letters(self._letterhead(), today, rows)
+        # A printout: filed in the document folder without asking.
+        out = file_pdf(
             self,
-            "Save the reminder letters",
-            "PDF (*.pdf)",
-            save=True,
-            directory=f"reminder-letters-{today.isoformat()}.pdf",
+            "Reminder letters",
+            f"reminder-letters-{today.isoformat()}",
+            lambda path: render_reminder_letters(letters, path),
+            LETTERS,
+            "The letters",
         )
-        if not path:
+        if out is None:
             return None
-        out = Path(path)
-        render_reminder_letters(svc.reminder_letters(self._letterhead(), today, rows), out)
         dialogs.show_file(self, out, "Reminder letters")
         self._done(f"{len(rows)} reminder letter{'s' * (len(rows) != 1)} written.")
         return out
 
-    def export_expiring(self, kind: str) -> Path | None:
+    def print_current(self) -> bool:
+        """Ctrl+P (File ▸ Print) on the expiry watch: its list straight to the print dialog."""
+        if PAGES[self.pages.currentIndex()] != "watch":
+            return False
+        return self.export_expiring("pdf", direct=True) is not None
+
+    def export_expiring(self, kind: str, *, direct: bool = False) -> Path | None:
         from reports import surety_reports
 
         today: date = self.clock.today()
-        path = dialogs.choose_file(
-            self,
-            "Export the expiry watch",
-            "Excel workbook (*.xlsx)" if kind == "xlsx" else "PDF (*.pdf)",
-            save=True,
-            directory=f"expiring-{today.isoformat()}.{kind}",
-        )
+        name = f"expiring-{today.isoformat()}.{kind}"
+        if kind == "xlsx":
+            path = dialogs.choose_file(
+                self,
+                "Export the expiry watch",
+                "Excel workbook (*.xlsx)",
+                save=True,
+                directory=name,
+            )
+        else:  # a printout: filed in the document folder without asking
+            path = str(filed_path(self, "Expiry watch", name, REPORTS))
         if not path:
             return None
         report = svc.ExpiringReport(
@@ -849,5 +861,8 @@ class BondsView(SectionView):
             surety_reports.export_expiring_xlsx(report, out)
         else:
             surety_reports.render_expiring_pdf(report, out)
-        dialogs.show_file(self, out, "Expiry watch")
+        if direct and kind == "pdf":
+            send_to_printer(self, "Expiry watch", out, "The expiry watch")
+        else:
+            dialogs.show_file(self, out, "Expiry watch")
         return out

@@ -5,7 +5,9 @@ payment and print its numbered receipt; below, the day's receipts with Void… a
 The whole flow works from the keyboard: type in Search and press Enter to go to the results;
 Enter (or Space) adds the highlighted permit and returns to Search for the next one; Tab moves
 on to the shares (type over an amount; Delete removes a permit), the payer and the tender;
-Ctrl+Enter takes the payment; Enter on "Print receipt" saves and opens the PDF.
+Ctrl+Enter takes the payment and, with "Print receipt" ticked (remembered on this computer),
+files its receipt and opens the print dialog at once; Ctrl+P prints the receipt chosen below,
+else the last one taken; Enter on "Print receipt…" files and shows the PDF.
 """
 
 from __future__ import annotations
@@ -50,8 +52,8 @@ from db.database import Database
 from desk.clock import Clock
 from desk.domain.cashiering import PaymentMethod, ReceiptView
 from desk.errors import DeskError, ValidationError
-from ui import dialogs
-from ui.exports import save_and_open
+from ui import dialogs, settings
+from ui.exports import RECEIPTS, print_now, save_and_open
 from ui.presenters.cashier import (
     AMOUNT_COLUMN,
     DUE_COLUMN,
@@ -84,21 +86,37 @@ def ask_text(parent: QWidget | None, title: str, label: str) -> str | None:
     return str(text) if ok else None
 
 
-def save_receipt(parent: QWidget, view: ReceiptView) -> Path | None:
-    """Save the receipt as a PDF through the file dialog and open it."""
-
+def _receipt_writer(view: ReceiptView) -> Callable[[Path], None]:
     def write(path: Path) -> None:
         from reports.receipt import render_receipt  # reportlab: load on first print
 
         render_receipt(view, path)
 
+    return write
+
+
+def save_receipt(parent: QWidget, view: ReceiptView) -> Path | None:
+    """File the receipt as a PDF in the document folder and show it (to print or save as)."""
     return save_and_open(
         parent,
         "Print receipt",
         "Save the receipt as PDF",
         receipt_file_name(view),
-        write,
+        _receipt_writer(view),
         what="The receipt",
+        subfolder=RECEIPTS,
+    )
+
+
+def print_receipt_now(parent: QWidget, view: ReceiptView) -> Path | None:
+    """File the receipt and go straight to the print dialog."""
+    return print_now(
+        parent,
+        "Print receipt",
+        receipt_file_name(view),
+        _receipt_writer(view),
+        RECEIPTS,
+        "The receipt",
     )
 
 
@@ -436,6 +454,11 @@ class CashierView(QWidget):
         self.result_label.setObjectName("paymentResult")
         self.result_label.setWordWrap(True)
         self.result_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.print_after = QCheckBox("Pr&int receipt", self)
+        self.print_after.setObjectName("printAfterPayment")
+        self.print_after.setToolTip("Print the receipt as soon as the payment is taken")
+        self.print_after.setChecked(settings.read_bool(settings.PRINT_RECEIPT, True))
+        self.print_after.toggled.connect(lambda on: settings.write(settings.PRINT_RECEIPT, on))
         self.print_button = QPushButton("Print &receipt…", self)
         self.print_button.setObjectName("printReceipt")
         self.print_button.setEnabled(False)
@@ -452,6 +475,7 @@ class CashierView(QWidget):
         right_layout.addWidget(self.error_label)
         buttons = QHBoxLayout()
         buttons.addWidget(self.take_button, 1)
+        buttons.addWidget(self.print_after)
         buttons.addWidget(self.clear_button)
         right_layout.addLayout(buttons)
         right_layout.addWidget(self.result_label)
@@ -525,7 +549,8 @@ class CashierView(QWidget):
         QWidget.setTabOrder(self.check_drawer, self.bank)
         QWidget.setTabOrder(self.bank, self.card)
         QWidget.setTabOrder(self.card, self.take_button)
-        QWidget.setTabOrder(self.take_button, self.print_button)
+        QWidget.setTabOrder(self.take_button, self.print_after)
+        QWidget.setTabOrder(self.print_after, self.print_button)
         self._method_changed()
         self._refresh_form()
 
@@ -696,6 +721,38 @@ class CashierView(QWidget):
         self.print_button.setFocus(Qt.FocusReason.OtherFocusReason)
         self.load_receipts()
         self.paid.emit(permit_ids)
+        if self.print_after.isChecked():
+            self._print_last_now()
+        return True
+
+    def _print_last_now(self) -> Path | None:
+        try:
+            view = self.presenter.print_last()
+        except DeskError as e:
+            dialogs.warn(self, "Print receipt", str(e))
+            return None
+        if view is None:
+            return None
+        path = print_receipt_now(self, view)
+        self.load_receipts()
+        return path
+
+    def print_current(self) -> bool:
+        """Ctrl+P: the receipt chosen in the day's list, else the last one taken, straight to
+        the print dialog. False when there is none to print."""
+        row = self._selected_receipt()
+        if row >= 0:
+            try:
+                view = self.presenter.reprint(row)
+            except DeskError as e:
+                dialogs.warn(self, "Print receipt", str(e))
+                return True
+            print_receipt_now(self, view)
+            self.load_receipts()
+            return True
+        if self.presenter.last is None:
+            return False
+        self._print_last_now()
         return True
 
     def _show_error(self, text: str, field: str) -> None:

@@ -38,6 +38,7 @@ from desk.errors import ValidationError
 from desk.services import sureties as svc
 from desk.services.cashiering import DEFAULT_DRAWER
 from ui import dialogs
+from ui.exports import REPORTS, filed_path, send_to_printer
 from ui.permit import actions
 from ui.permit.actions import ActionDialog
 from ui.permit.base import PermitContext
@@ -575,18 +576,25 @@ class DepositsView(SectionView):
         if actions.exec_dialog(dialog):
             self._after(line.deposit_id, "The Council's retention is recorded.")
 
-    def export(self, kind: str) -> Path | None:
+    def print_current(self) -> bool:
+        """Ctrl+P (File ▸ Print): the street deposits list straight to the print dialog."""
+        return self.export("pdf", direct=True) is not None
+
+    def export(self, kind: str, *, direct: bool = False) -> Path | None:
         from reports import surety_reports
 
         on = self.clock.today()
         name = f"street-deposits-{on.isoformat()}.{kind}"
-        path = dialogs.choose_file(
-            self,
-            "Export the street deposits",
-            "Excel workbook (*.xlsx)" if kind == "xlsx" else "PDF (*.pdf)",
-            save=True,
-            directory=name,
-        )
+        if kind == "xlsx":
+            path = dialogs.choose_file(
+                self,
+                "Export the street deposits",
+                "Excel workbook (*.xlsx)",
+                save=True,
+                directory=name,
+            )
+        else:  # a printout: filed in the document folder without asking
+            path = str(filed_path(self, "Street deposits", name, REPORTS))
         if not path:
             return None
         with self.database.read() as conn:
@@ -596,5 +604,8 @@ class DepositsView(SectionView):
             surety_reports.export_deposits_xlsx(report, out)
         else:
             surety_reports.render_deposits_pdf(report, out)
-        dialogs.show_file(self, out, "Street deposits")
+        if direct and kind == "pdf":
+            send_to_printer(self, "Street deposits", out, "The street deposits list")
+        else:
+            dialogs.show_file(self, out, "Street deposits")
         return out

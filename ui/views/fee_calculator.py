@@ -36,6 +36,7 @@ from desk.clock import Clock
 from desk.fees.model import FeeItem, FeeSchedule, ScheduleVersion
 from desk.services import fees
 from ui import dialogs, settings
+from ui.exports import QUOTES, filed_path
 from ui.models.fee_quote import BreakdownTableModel, CalculatorLinesModel
 from ui.presenters.fee_calculator import (
     FIELD_KEYS,
@@ -616,19 +617,8 @@ class FeeCalculatorWindow(QWidget):
         if quote is None or not self.presenter.can_print:
             return None
         on = self.presenter.on
-        suggested = Path.home() / f"fee-quote-{on.isoformat()}.pdf"
-        chosen = dialogs.choose_file(
-            self,
-            "Save the fee quote as PDF",
-            "PDF files (*.pdf)",
-            save=True,
-            directory=str(suggested),
-        )
-        if not chosen:
-            return None
-        path = Path(chosen)
-        if path.suffix.lower() != ".pdf":
-            path = path.with_suffix(".pdf")
+        # Filed in the document folder without asking; the PDF window offers Save as….
+        path = filed_path(self, TITLE, f"fee-quote-{on.isoformat()}.pdf", QUOTES)
         try:
             with self.database.read() as conn:
                 letterhead = queries.municipality_letterhead(conn, self.session.municipality_id)
@@ -643,6 +633,7 @@ class FeeCalculatorWindow(QWidget):
                 on,
             )
         except OSError as e:
+            path.unlink(missing_ok=True)
             dialogs.error(self, TITLE, f"The quote could not be saved to {path}: {e.strerror or e}")
             return None
         dialogs.show_file(self, path, TITLE)

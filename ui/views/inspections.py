@@ -37,7 +37,7 @@ from desk.domain.permissions import Permission, allowed
 from desk.errors import DeskError
 from desk.services import inspections as svc
 from ui import dialogs
-from ui.exports import XLSX, save_and_open
+from ui.exports import ROUTE_SHEETS, XLSX, print_now, save_and_open
 from ui.models.base import Index, PresenterTableModel
 from ui.permit import actions
 from ui.permit.base import PermitContext
@@ -151,6 +151,12 @@ class InspectionsView(QWidget):
         self.requests_summary = QLabel(page)
         self.requests_summary.setObjectName("countLabel")
         self.requests_table = _table(page, "requestsTable", self.requests_model)
+        # Nine columns at 1366 px: the long texts share the width left and elide (the cell's
+        # tooltip has it whole); as wide as their values, the table scrolled sideways.
+        for column in (2, 4, 7, 8):  # address, caller, scheduled, due
+            self.requests_table.horizontalHeader().setSectionResizeMode(
+                column, QHeaderView.ResizeMode.Stretch
+            )
         self.requests_table.doubleClicked.connect(lambda i: self._open(self.requests, i.row()))
         self.schedule_button = _button(page, "&Schedule…", "scheduleInspection")
         self.cancel_button = _button(page, "Ca&ncel request…", "cancelInspection")
@@ -557,7 +563,27 @@ class InspectionsView(QWidget):
             "Save the route sheet as PDF",
             f"{self._file_stem(sheet)}.pdf",
             lambda path: render_route_sheet(sheet, path),
+            subfolder=ROUTE_SHEETS,
         )
+
+    def print_current(self) -> bool:
+        """Ctrl+P (File ▸ Print) on the Day page: the route sheet straight to the print dialog.
+        False elsewhere, or with no inspector chosen."""
+        if self.pages.currentIndex() != 1:
+            return False
+        sheet = self._sheet()
+        if sheet is None:
+            return False
+        from reports.route_sheet import render_route_sheet
+
+        print_now(
+            self,
+            "Print route sheet",
+            f"{self._file_stem(sheet)}.pdf",
+            lambda path: render_route_sheet(sheet, path),
+            ROUTE_SHEETS,
+        )
+        return True
 
     def export_route(self) -> Path | None:
         sheet = self._sheet()

@@ -12,7 +12,16 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import QElapsedTimer, QEvent, QObject, QStringListModel, Qt, QTimer, Signal
+from PySide6.QtCore import (
+    QElapsedTimer,
+    QEvent,
+    QObject,
+    QSize,
+    QStringListModel,
+    Qt,
+    QTimer,
+    Signal,
+)
 from PySide6.QtGui import QAction, QCloseEvent, QFocusEvent, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -129,6 +138,19 @@ class _KindCombo(QComboBox):
         if found is not None:
             self.setCurrentIndex(found + 1)
         event.accept()
+
+
+class _FormScroll(QScrollArea):
+    """The form's scroll area: as narrow as the form allows, never narrower, so the splitter
+    cannot squeeze it and cut off the New… buttons (scrolling is down only)."""
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        body = self.widget()
+        if body is None:
+            return hint
+        bar = self.verticalScrollBar().sizeHint().width()
+        return QSize(body.minimumSizeHint().width() + bar, hint.height())
 
 
 class _Title(QLabel):
@@ -477,7 +499,7 @@ class IntakeWindow(QWidget):
         form.addLayout(flags, next(row), 0, 1, 3)
         form.setRowStretch(next(row), 1)
 
-        self.form_scroll = QScrollArea(self)
+        self.form_scroll = _FormScroll(self)
         self.form_scroll.setWidgetResizable(True)
         self.form_scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.form_scroll.setWidget(body)
@@ -497,7 +519,9 @@ class IntakeWindow(QWidget):
         _table(self.breakdown_table, "intakeBreakdown")
         self.breakdown_table.setModel(self.breakdown_model)
         header = self.breakdown_table.horizontalHeader()
-        money = self.fontMetrics().horizontalAdvance(_MONEY_SAMPLE) + 24
+        # As wide as the amount or the widest heading ('40 % admin'), with the sort arrow's room.
+        metrics = self.fontMetrics()
+        money = max(metrics.horizontalAdvance(s) for s in (_MONEY_SAMPLE, "100 % admin")) + 32
         for column in range(6):
             if column in (3, 4, 5):
                 header.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
@@ -524,6 +548,11 @@ class IntakeWindow(QWidget):
         self.item_combo.setEditable(True)
         self.item_combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self.item_combo.setAccessibleName("Add a fee item")
+        # A long item (New Lisbon's) is cut in the closed box, not allowed to widen the window.
+        self.item_combo.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.item_combo.setMinimumContentsLength(24)
         item_edit = self.item_combo.lineEdit()
         assert item_edit is not None
         item_edit.setPlaceholderText("Type a code or words of an item to add")
@@ -571,10 +600,11 @@ class IntakeWindow(QWidget):
         splitter = QSplitter(Qt.Orientation.Horizontal, self)
         splitter.addWidget(self.form_scroll)
         splitter.addWidget(fees_panel)
-        splitter.setStretchFactor(0, 3)
-        splitter.setStretchFactor(1, 2)
+        # Half and half: the fee table's amount columns need ~400 px besides the description.
+        splitter.setStretchFactor(0, 1)
+        splitter.setStretchFactor(1, 1)
         splitter.setChildrenCollapsible(False)
-        splitter.setSizes([740, 500])
+        splitter.setSizes([620, 620])
         self.form_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
 
         self.general_error = QLabel(self)

@@ -53,6 +53,8 @@ class _ServiceDialog(QDialog):
         edit = QLineEdit(self)
         edit.setObjectName(name)
         edit.setPlaceholderText(placeholder)
+        if placeholder:  # the example is the instruction: wide enough to read it whole
+            edit.setMinimumWidth(edit.fontMetrics().horizontalAdvance(placeholder) + 40)
         self.form.addRow(label, edit)
         return edit
 

@@ -42,7 +42,7 @@ from desk.domain import licensing as rules
 from desk.domain.licensing import Ground, LicenceLine, LicenceStatus, Outcome
 from desk.errors import ValidationError
 from desk.services import licensing as svc
-from ui.exports import save_and_open
+from ui.exports import CERTIFICATES, NOTICES, printout
 from ui.permit import actions
 from ui.permit.actions import ActionDialog, _text_box
 from ui.permit.base import PermitContext
@@ -751,7 +751,14 @@ class LicensingView(SectionView):
             return
         self._done(f"City licence {x.number} is revoked.", licence=x.id)
 
-    def print_licence(self) -> Path | None:
+    def print_current(self) -> bool:
+        """Ctrl+P (File ▸ Print): the chosen licence's certificate, or the chosen condemnation's
+        placard, straight to the print dialog."""
+        if self.pages.currentIndex() == 0:
+            return self.print_licence(direct=True) is not None
+        return self.print_placard(direct=True) is not None
+
+    def print_licence(self, direct: bool = False) -> Path | None:
         from reports.licensing_documents import render_licence_certificate
 
         x = self._licence()
@@ -763,13 +770,14 @@ class LicensingView(SectionView):
                 data = lq.licence_certificate(conn, x.id)
             render_licence_certificate(data, out)
 
-        return save_and_open(
+        return printout(
             self,
             f"Licence {x.number}",
-            "Save the licence",
             f"{x.number}.pdf",
             write,
-            what="The licence",
+            CERTIFICATES,
+            "The licence",
+            direct=direct,
         )
 
     def _condemnation(self) -> Any:
@@ -808,7 +816,7 @@ class LicensingView(SectionView):
         if actions.exec_dialog(RazedDialog(self._context(), c.id, c.where, self)):
             self._done(f"{c.where}: recorded as razed or removed.", condemnation=c.id)
 
-    def print_placard(self) -> Path | None:
+    def print_placard(self, direct: bool = False) -> Path | None:
         from reports.licensing_documents import render_placard
 
         c = self._condemnation()
@@ -821,11 +829,12 @@ class LicensingView(SectionView):
                 data = lq.placard(conn, c.id)
             render_placard(data, out)
 
-        return save_and_open(
+        return printout(
             self,
             f"Placard — {c.address}",
-            "Save the placard",
             f"placard-{name}.pdf",
             write,
-            what="The placard",
+            NOTICES,
+            "The placard",
+            direct=direct,
         )

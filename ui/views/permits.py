@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QApplication,
     QHBoxLayout,
     QHeaderView,
+    QInputDialog,
     QLabel,
     QLineEdit,
     QPushButton,
@@ -20,9 +21,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ui import settings
+from desk.domain.permit_filter import SavedSearch
+from ui import dialogs, settings
 from ui.models.permits import PermitTableModel
 from ui.presenters.permit_list import SEARCH_PLACEHOLDER, PermitListPresenter
+from ui.presenters.saved_searches import SavedSearches
+from ui.views.permit_filter_bar import PermitFilterBar
 
 SEARCH_DELAY_MS = 150
 
@@ -38,6 +42,12 @@ _SAMPLES = {
 _WEIGHTS = {"kind": 7, "address": 6, "owner": 4, "contractor": 4}
 _MIN_TEXT_WIDTH_CHARS = 10  # below this the table scrolls sideways
 _CELL_PADDING = 22  # the stylesheet's item padding and some air
+
+
+def ask_name(parent: QWidget, title: str, label: str, text: str = "") -> str | None:
+    """A name typed by the user, or None when cancelled (patched in tests)."""
+    name, ok = QInputDialog.getText(parent, title, label, QLineEdit.EchoMode.Normal, text)
+    return str(name) if ok else None
 
 
 def rich_text(text: str) -> str:
@@ -76,6 +86,8 @@ class PermitTable(QTableView):
 class PermitsView(QWidget):
     open_permit = Signal(int)  # permit id
     new_application = Signal()
+    saved_searches_changed = Signal()  # one saved or deleted: the sidebar lists them
+    filters_edited = Signal()  # the user changed the search or a filter by hand
 
     def __init__(
         self,
@@ -83,12 +95,17 @@ class PermitsView(QWidget):
         parent: QWidget | None = None,
         *,
         remember_columns: bool = True,
+        saved: SavedSearches | None = None,
     ) -> None:
         super().__init__(parent)
         self.setObjectName("permitsView")
         self.presenter = presenter
         self.remember_columns = remember_columns
+        self.saved = saved
+        self.current_saved: str | None = None  # the saved search shown, until edited
         self.model = PermitTableModel(presenter, self)
+        self.filter_bar = PermitFilterBar(presenter.municipality_key, self)
+        self.filter_bar.changed.connect(self._filters_changed)
 
         self.search_box = QLineEdit(self)
         self.search_box.setObjectName("searchBox")
@@ -151,12 +168,31 @@ class PermitsView(QWidget):
         self.new_button.setObjectName("newApplication")
         self.new_button.setToolTip("Take a new permit application (Ctrl+N)")
         self.new_button.clicked.connect(self.new_application)
+        self.save_button = QPushButton("&Save search…", self)
+        self.save_button.setObjectName("saveSearch")
+        self.save_button.setToolTip("Keep this search and these filters in the sidebar")
+        self.save_button.clicked.connect(self.save_search)
+        self.delete_button = QPushButton("&Delete search", self)
+        self.delete_button.setObjectName("deleteSearch")
+        self.delete_button.setToolTip("Remove the saved search shown from the sidebar")
+        self.delete_button.clicked.connect(self.delete_search)
+        self.save_button.setVisible(saved is not None)
+        self.delete_button.setVisible(False)
         search_row = QHBoxLayout()
         search_row.setSpacing(8)
         search_row.addWidget(self.search_box, 1)
+        search_row.addWidget(self.save_button)
+        search_row.addWidget(self.delete_button)
         search_row.addWidget(self.new_button)
         layout.addLayout(search_row)
-        layout.addWidget(self.count_label)
+        layout.addWidget(self.filter_bar)
+        count_row = QHBoxLayout()
+        count_row.setSpacing(8)
+        count_row.addWidget(self.count_label)
+        count_row.addWidget(self.filter_bar.extras_chip)
+        count_row.addStretch(1)
+        count_row.addWidget(self.filter_bar.dates)
+        layout.addLayout(count_row)
         layout.addSpacing(2)
         layout.addWidget(self.pages, 1)
 
@@ -164,7 +200,7 @@ class PermitsView(QWidget):
         self._timer.setSingleShot(True)
         self._timer.setInterval(SEARCH_DELAY_MS)
         self._timer.timeout.connect(self.apply_search)
-        self.search_box.textChanged.connect(lambda _text: self._timer.start())
+        self.search_box.textChanged.connect(self._search_typed)
         self.setFocusProxy(self.search_box)
         # A page that cannot be read is reported after the paint that asked for it.
         presenter.on_error = lambda message: QTimer.singleShot(0, lambda: self._show_error(message))
@@ -173,8 +209,105 @@ class PermitsView(QWidget):
 
     def load(self) -> None:
         """Count and show the first rows (synchronously: a COUNT and one page of 200)."""
+        self._load_inspectors()
         self.model.reload()
         self._refresh_labels()
+
+    def _load_inspectors(self) -> None:
+        read = getattr(self.presenter.source, "inspectors", None)  # test fakes have none
+        if read is not None:
+            try:
+                self.filter_bar.set_inspectors(read())
+            except Exception:  # the list still loads (and reports) without the choices
+                return
+
+    # --- filters and saved searches -------------------------------------------------------
+
+    def _search_typed(self, _text: str) -> None:
+        self._timer.start()
+        self._edited_by_hand()
+
+    def _filters_changed(self) -> None:
+        self._edited_by_hand()
+        self.apply_filters()
+
+    def _edited_by_hand(self) -> None:
+        if self.current_saved is not None:
+            self.current_saved = None
+            self._update_saved_buttons()
+        self.filters_edited.emit()
+
+    def apply_filters(self) -> None:
+        """Filter by what the bar shows (with the search text), in SQL."""
+        if self.model.set_filter(self.filter_bar.filter()):
+            self.table.scrollToTop()
+        self._refresh_labels()
+
+    def clear_filters(self) -> None:
+        self.filter_bar.clear()
+
+    def show_saved(self, search: SavedSearch) -> None:
+        """Show the list as `search` filters it: its text in the box, its filter on the bar."""
+        self._timer.stop()
+        self.search_box.blockSignals(True)
+        self.search_box.setText(search.text)
+        self.search_box.blockSignals(False)
+        self.filter_bar.show_filter(search.filter)
+        self.model.show(search.text, self.filter_bar.filter())
+        self.table.scrollToTop()
+        self.current_saved = search.name
+        self._update_saved_buttons()
+        self._refresh_labels()
+
+    def save_search(self) -> SavedSearch | None:
+        """Save search…: the search text and filters under a name this user chooses."""
+        if self.saved is None:
+            return None
+        if self.search_pending:
+            self.apply_search()
+        current = self.saved.find(self.current_saved or "")
+        name = ask_name(
+            self,
+            "Save search",
+            "Name of the search (shown in the sidebar under Permits):",
+            current.name if current is not None and not current.built_in else "",
+        )
+        if name is None:
+            return None
+        problem = self.saved.check_name(name)
+        if problem:
+            dialogs.warn(self, "Save search", problem)
+            return None
+        name = name.strip()
+        exists = any(s.name.casefold() == name.casefold() for s in self.saved.own)
+        if exists and not dialogs.ask(
+            self, "Save search", f"Replace your saved search “{name}”?", default_yes=True
+        ):
+            return None
+        search = self.saved.save(name, self.search_box.text(), self.filter_bar.filter())
+        self.current_saved = search.name
+        self._update_saved_buttons()
+        self.saved_searches_changed.emit()
+        return search
+
+    def delete_search(self) -> bool:
+        """Delete search: forget the user's saved search shown (built-in ones stay)."""
+        if self.saved is None or self.current_saved is None:
+            return False
+        found = self.saved.find(self.current_saved)
+        if found is None or found.built_in:
+            return False
+        if not dialogs.ask(self, "Delete search", f"Delete your saved search “{found.name}”?"):
+            return False
+        self.saved.delete(found.name)
+        self.current_saved = None
+        self._update_saved_buttons()
+        self.saved_searches_changed.emit()
+        return True
+
+    def _update_saved_buttons(self) -> None:
+        found = self.saved.find(self.current_saved) if self.saved and self.current_saved else None
+        self.delete_button.setVisible(found is not None and not found.built_in)
 
     def refresh(self) -> None:
         """Changed on another workstation: the same search, the same permit selected, the
@@ -223,10 +356,16 @@ class PermitsView(QWidget):
             self.empty_label.setText(rich_text(p.empty_text))
             self.pages.setCurrentWidget(self.empty_label)
             self.search_box.setEnabled(False)
+            self.filter_bar.setEnabled(False)
+            self.filter_bar.dates.setEnabled(False)
+            self.save_button.setEnabled(False)
             self.count_label.setVisible(False)
         else:
             self.pages.setCurrentWidget(self.table)
             self.search_box.setEnabled(True)
+            self.filter_bar.setEnabled(True)
+            self.filter_bar.dates.setEnabled(True)
+            self.save_button.setEnabled(True)
             self.count_label.setVisible(True)
         self.count_label.setProperty("noMatch", p.no_match)
         self.count_label.style().unpolish(self.count_label)

@@ -184,7 +184,7 @@ class ReportsView(QWidget):
         for keys in ("Ctrl+Return", "Ctrl+Enter"):
             QShortcut(QKeySequence(keys), self).activated.connect(self.make)
         QShortcut(QKeySequence(Qt.Key.Key_Escape), self).activated.connect(self.cancel)
-        QShortcut(QKeySequence.StandardKey.Print, self).activated.connect(self.print_report)
+        # Ctrl+P is the main window's File ▸ Print (print_current): a second one would clash.
 
         period = QHBoxLayout()
         period.addWidget(self.month_label)
@@ -456,15 +456,28 @@ class ReportsView(QWidget):
         self.status.setText(f"Saved {target}")
         return target
 
+    def print_current(self) -> bool:
+        """Ctrl+P (File ▸ Print): the report made, straight to the print dialog."""
+        out = self.presenter.output
+        if out is None or out.pdf is None or self.presenter.running:
+            return False
+        self.print_report()
+        return True
+
     def print_report(self) -> int:
-        """Print the PDF through the print dialog; the number of pages sent (0 if cancelled)."""
+        """File a copy of the PDF in the document folder (Reports), then print it through the
+        print dialog; the number of pages sent (0 if cancelled)."""
         out = self.presenter.output
         if out is None or out.pdf is None or self.presenter.running:
             return 0
+        from ui.exports import REPORTS, file_pdf
         from ui.pdf import PdfError, print_pdf
 
+        source = out.pdf
+        name = suggested_name(self.presenter.request(), ".pdf")
+        filed = file_pdf(self, "Print", name, lambda path: shutil.copyfile(source, path), REPORTS)
         try:
-            sent = print_pdf(self, out.pdf)
+            sent = print_pdf(self, filed or source)
         except PdfError as e:
             dialogs.warn(self, "Print", f"The report could not be printed: {e}.")
             return 0

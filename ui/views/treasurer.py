@@ -42,7 +42,8 @@ from desk.domain.permissions import Permission, allowed
 from desk.errors import DeskError, ValidationError
 from desk.money import format_money
 from ui import dialogs
-from ui.exports import PDF, XLSX, save_path, write_and_open
+from ui.exports import REPORTS, XLSX, filed_path, save_path, write_and_open, write_and_print
+from ui.presenters.formatting import format_date
 from ui.presenters.session import Session
 from ui.presenters.treasurer import (
     ACCOUNT_COLUMNS,
@@ -95,7 +96,19 @@ def _gate(button: QPushButton, actor: Any, permission: Permission) -> None:
 
 
 def _save_as(parent: QWidget, caption: str, name: str, suffix: str) -> Path | None:
-    return save_path(parent, caption, name, PDF if suffix == ".pdf" else XLSX)
+    """A PDF is filed in the document folder (Reports) without asking; a workbook is saved
+    where the user says."""
+    if suffix == ".pdf":
+        return filed_path(parent, caption, name, REPORTS)
+    return save_path(parent, caption, name, XLSX)
+
+
+def _written(
+    parent: QWidget, title: str, path: Path, write: Any, *, direct: bool = False
+) -> Path | None:
+    """The file written and shown, or, for Ctrl+P (`direct`), sent straight to the print
+    dialog."""
+    return (write_and_print if direct else write_and_open)(parent, title, path, write)
 
 
 def _left(button: QPushButton) -> QHBoxLayout:
@@ -355,11 +368,11 @@ class DailyClosePage(QWidget):
             return False
         self.receipts_model.reload()
         self._refresh()
-        self.message.setText(f"The drawer {p.drawer} is closed for {p.day:%m/%d/%Y}.")
+        self.message.setText(f"The drawer {p.drawer} is closed for {format_date(p.day)}.")
         self.view.changed()
         return True
 
-    def export(self, suffix: str) -> Path | None:
+    def export(self, suffix: str, *, direct: bool = False) -> Path | None:
         from reports.cash_reports import export_daily_cash_xlsx, render_daily_cash_pdf
 
         report = self.presenter.report
@@ -370,7 +383,9 @@ class DailyClosePage(QWidget):
         if path is None:
             return None
         write = render_daily_cash_pdf if suffix == ".pdf" else export_daily_cash_xlsx
-        return write_and_open(self, "Daily cash report", path, lambda out: write(report, out))
+        return _written(
+            self, "Daily cash report", path, lambda out: write(report, out), direct=direct
+        )
 
 
 # --- turnovers ----------------------------------------------------------------------------
@@ -549,7 +564,7 @@ class TurnoversPage(QWidget):
             return None
         dialog = FormDialog(
             f"Acknowledge turnover #{turnover_id}",
-            f"Delivered {t.delivered_on:%m/%d/%Y} by {t.delivered_by or '—'}: "
+            f"Delivered {format_date(t.delivered_on)} by {t.delivered_by or '—'}: "
             f"{format_money(t.amount)} book amount, {format_money(t.cash_delivered)} money "
             "delivered. A difference between the money delivered and the deposit is flagged "
             "until it is resolved.",
@@ -632,7 +647,7 @@ class TurnoversPage(QWidget):
         self.message.setText(message)
         self.view.changed()
 
-    def export(self, suffix: str) -> Path | None:
+    def export(self, suffix: str, *, direct: bool = False) -> Path | None:
         from reports.cash_reports import export_transmittal_xlsx, render_transmittal_pdf
 
         turnover_id = self.selected_turnover()
@@ -646,7 +661,7 @@ class TurnoversPage(QWidget):
             return None
         muni = self.view.session.municipality_name
         write = render_transmittal_pdf if suffix == ".pdf" else export_transmittal_xlsx
-        return write_and_open(self, "Transmittal", path, lambda out: write(t, muni, out))
+        return _written(self, "Transmittal", path, lambda out: write(t, muni, out), direct=direct)
 
 
 # --- the reconciliation ------------------------------------------------------------------------
@@ -660,9 +675,9 @@ class ReconciliationPage(QWidget):
         self.presenter = ReconciliationPresenter(view.backend, today.replace(day=1), today)
         p = self.presenter
         self.start = date_edit(self, "reconFrom")
-        self.start.setDate(to_qdate(p.start))
         self.end = date_edit(self, "reconTo")
-        self.end.setDate(to_qdate(p.end))
+        self._default_period: tuple[date, date] | None = None
+        self._follow_the_month()
         start_label = QLabel("&From", self)
         start_label.setBuddy(self.start)
         end_label = QLabel("T&o", self)
@@ -713,7 +728,19 @@ class ReconciliationPage(QWidget):
         layout.addWidget(section_title("GL accounts: opening, movements, closing"))
         layout.addWidget(self.accounts, 1)
 
+    def _follow_the_month(self) -> None:
+        """The current month to date, read from the clock when the page is shown: a window
+        left open past a month end opens on the new month. A period the treasurer chose stays."""
+        shown = (from_qdate(self.start.date()), from_qdate(self.end.date()))
+        if self._default_period is not None and shown != self._default_period:
+            return
+        today = self.view.clock.today()
+        self._default_period = (today.replace(day=1), today)
+        self.start.setDate(to_qdate(self._default_period[0]))
+        self.end.setDate(to_qdate(self._default_period[1]))
+
     def load(self) -> None:
+        self._follow_the_month()
         p = self.presenter
         p.start, p.end = from_qdate(self.start.date()), from_qdate(self.end.date())
         try:
@@ -753,7 +780,7 @@ class ReconciliationPage(QWidget):
         """The amount shown next to a line of the proof (tests read it by its label)."""
         return self.proof_labels[label].text()
 
-    def export(self, suffix: str) -> Path | None:
+    def export(self, suffix: str, *, direct: bool = False) -> Path | None:
         from reports.cash_reports import export_reconciliation_xlsx, render_reconciliation_pdf
 
         if self.presenter.result is None:
@@ -772,11 +799,12 @@ class ReconciliationPage(QWidget):
                 self, "Reconciliation", path, lambda out: export_reconciliation_xlsx(r, muni, out)
             )
         letterhead = self.view.letterhead()
-        return write_and_open(
+        return _written(
             self,
             "Reconciliation",
             path,
             lambda out: render_reconciliation_pdf(r, muni, letterhead, out),
+            direct=direct,
         )
 
 
@@ -828,6 +856,9 @@ class RefundsPage(QWidget):
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.FieldsStayAtSizeHint)
         for wide in (self.permit, self.ground, self.check_number):
             wide.setMinimumWidth(260)
+        # Its placeholder says what to type ('#12 for an application'): read whole, not cut.
+        hint = self.permit.fontMetrics().horizontalAdvance(self.permit.placeholderText())
+        self.permit.setMinimumWidth(max(260, hint + 40))
         # Fields stay at their size hint, and a wrapped note's hint is narrow: give the notes
         # the width of the form's widest field, so they read as sentences, not a column.
         for note in (self.found, self.quote_label, self.message):
@@ -869,12 +900,15 @@ class RefundsPage(QWidget):
         self.credit_button.clicked.connect(self.refund_credit)
         _gate(self.credit_button, actor, Permission.REFUND)
         self.credit_message = _note(self)
-        credit_row = QHBoxLayout()
-        credit_row.addWidget(QLabel("Amount", self))
-        credit_row.addWidget(self.credit_amount)
-        credit_row.addWidget(self.credit_check)
-        credit_row.addWidget(self.credit_date)
-        credit_row.addWidget(self.credit_button)
+        # Two short rows: one row of the five did not fit beside the refund form at 1280 px.
+        credit_row = QGridLayout()
+        credit_row.addWidget(QLabel("Amount", self), 0, 0)
+        credit_row.addWidget(self.credit_amount, 0, 1)
+        credit_row.addWidget(self.credit_check, 0, 2)
+        credit_row.addWidget(QLabel("Check date", self), 1, 0)
+        credit_row.addWidget(self.credit_date, 1, 1)
+        credit_row.addWidget(self.credit_button, 1, 2)
+        credit_row.setColumnStretch(3, 1)
 
         left = QVBoxLayout()
         left.addWidget(section_title("Refund a permit's fees"))
@@ -1107,6 +1141,12 @@ class TreasurerView(QWidget):
 
     def current_page(self) -> str:
         return PAGES[self.tabs.currentIndex()]
+
+    def print_current(self) -> bool:
+        """Ctrl+P (File ▸ Print): the page's report (the daily cash report, the transmittal
+        chosen, the reconciliation) straight to the print dialog."""
+        export = getattr(self.pages[self.current_page()], "export", None)
+        return callable(export) and export(".pdf", direct=True) is not None
 
     def show_page(self, key: str) -> Any:
         self.tabs.setCurrentIndex(PAGES.index(key))
