@@ -121,12 +121,20 @@ def write_and_open(
 ) -> Path | None:
     """Write the file and show it; when it cannot be written, say so under `title` ("`what`
     could not be saved to …") and return None."""
-    if not _write(parent, title, path, write, what):
-        if _is_filed(path) and path.exists() and path.stat().st_size == 0:
-            path.unlink()  # the name filed_path reserved, left unwritten
+    if not _written(parent, title, path, write, what):
         return None
     dialogs.show_file(parent, path, title)
     return path
+
+
+def _written(
+    parent: QWidget, title: str, path: Path, write: Callable[[Path], object], what: str
+) -> bool:
+    if _write(parent, title, path, write, what):
+        return True
+    if _is_filed(path) and path.exists() and path.stat().st_size == 0:
+        path.unlink()  # the name filed_path reserved, left unwritten
+    return False
 
 
 def _is_filed(path: Path) -> bool:
@@ -179,10 +187,7 @@ def write_and_print(
 ) -> Path | None:
     """Ctrl+P where the path is chosen already (filed_path): write the PDF, then straight to the
     print dialog. The path, or None when it could not be written."""
-    try:
-        write(path)
-    except OSError as e:
-        dialogs.error(parent, title, f"{what} could not be saved to {path}: {e}")
+    if not _written(parent, title, path, write, what):
         return None
     send_to_printer(parent, title, path, what)
     return path

@@ -462,7 +462,7 @@ class CashierView(QWidget):
         self.print_button = QPushButton("Print &receipt…", self)
         self.print_button.setObjectName("printReceipt")
         self.print_button.setEnabled(False)
-        self.print_button.clicked.connect(self.print_receipt)
+        self.print_button.clicked.connect(lambda: self.print_receipt())
         self.print_button.setAutoDefault(True)
 
         right = QWidget(self)
@@ -726,16 +726,7 @@ class CashierView(QWidget):
         return True
 
     def _print_last_now(self) -> Path | None:
-        try:
-            view = self.presenter.print_last()
-        except DeskError as e:
-            dialogs.warn(self, "Print receipt", str(e))
-            return None
-        if view is None:
-            return None
-        path = print_receipt_now(self, view)
-        self.load_receipts()
-        return path
+        return self.print_receipt(direct=True)
 
     def print_current(self) -> bool:
         """Ctrl+P: the receipt chosen in the day's list, else the last one taken, straight to
@@ -790,7 +781,8 @@ class CashierView(QWidget):
         self.error_label.setVisible(False)
         self.focus_search()
 
-    def print_receipt(self) -> Path | None:
+    def print_receipt(self, direct: bool = False) -> Path | None:
+        """The last receipt taken, shown to print, or (`direct`) straight to the print dialog."""
         try:
             view = self.presenter.print_last()
         except DeskError as e:
@@ -798,7 +790,7 @@ class CashierView(QWidget):
             return None
         if view is None:
             return None
-        path = save_receipt(self, view)
+        path = (print_receipt_now if direct else save_receipt)(self, view)
         self.load_receipts()
         return path
 
