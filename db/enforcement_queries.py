@@ -5,6 +5,7 @@ columns): the inspector's own read is desk.services.enforcement.complaints.compl
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
@@ -512,9 +513,118 @@ def notice_document(conn: Connection, notice_id: int) -> NoticeDocument:
     )
 
 
+@dataclass(frozen=True)
+class HearingPetition:
+    """A petition heard (140-3B): by or for an addressee, at the address as issued."""
+
+    petitioner: str
+    address: str
+    filed_on: date
+    grounds: str
+    timely: bool
+
+
+@dataclass(frozen=True)
+class HearingItem:
+    """A violation of the notice heard: its correction date as issued and as it stands now
+    (the Council may modify it, 140-3C)."""
+
+    section: str
+    title: str
+    location: str
+    correct_by_issued: date
+    correct_by_now: date
+    state: str
+
+
+@dataclass(frozen=True)
+class HearingRow:
+    """A notice's hearing before the Common Council (140-3B) and its decision (140-3C, 140-3F)."""
+
+    notice_id: int
+    case_id: int
+    case_number: str
+    kind: str  # "notice" or "emergency"
+    property_address: str
+    issued_on: date
+    hearing_on: date
+    place: str
+    notice_sent_on: date | None
+    petitions: tuple[HearingPetition, ...]
+    decision: str | None
+    decided_on: date | None
+    findings: str
+    items: tuple[HearingItem, ...]
+
+
+def _hearing_rows(conn: Connection, where: ColumnElement[bool]) -> list[HearingRow]:
+    rows = conn.execute(
+        select(n, c.c.number)
+        .join(c, c.c.id == n.c.case_id)
+        .where(n.c.hearing_on.is_not(None) & where)
+        .order_by(n.c.hearing_on, c.c.number, n.c.id)
+    ).all()
+    out = []
+    for r in rows:
+        petitions = conn.execute(
+            select(pe.c.petitioner, ad.c.address, pe.c.filed_on, pe.c.grounds, pe.c.timely)
+            .join(ad, ad.c.id == pe.c.addressee_id)
+            .where(pe.c.notice_id == r.id)
+            .order_by(pe.c.filed_on, pe.c.id)
+        ).all()
+        items = conn.execute(
+            select(
+                ni.c.section,
+                ni.c.title,
+                ni.c.location,
+                ni.c.correct_by,
+                vi.c.correct_by,
+                vi.c.state,
+            )
+            .join(vi, vi.c.id == ni.c.violation_id)
+            .where(ni.c.notice_id == r.id)
+            .order_by(ni.c.id)
+        ).all()
+        out.append(
+            HearingRow(
+                notice_id=r.id,
+                case_id=r.case_id,
+                case_number=r.number,
+                kind=r.kind.value,
+                property_address=r.property_address,
+                issued_on=r.issued_on,
+                hearing_on=r.hearing_on,
+                place=r.hearing_place,
+                notice_sent_on=r.hearing_notice_on,
+                petitions=tuple(
+                    HearingPetition(p.petitioner, p.address, p.filed_on, p.grounds, bool(p.timely))
+                    for p in petitions
+                ),
+                decision=r.decision.value if r.decision is not None else None,
+                decided_on=r.decided_on,
+                findings=r.findings or "",
+                items=tuple(HearingItem(i[0], i[1], i[2], i[3], i[4], i[5].value) for i in items),
+            )
+        )
+    return out
+
+
+def hearing(conn: Connection, notice_id: int) -> HearingRow | None:
+    """The notice's hearing (140-3B) and decision, or None when none is scheduled."""
+    rows = _hearing_rows(conn, n.c.id == notice_id)
+    return rows[0] if rows else None
+
+
+def hearing_docket(conn: Connection, municipality_id: int, on: date) -> list[HearingRow]:
+    """The Common Council's hearings of `on` (140-3B), by case number."""
+    return _hearing_rows(conn, (c.c.municipality_id == municipality_id) & (n.c.hearing_on == on))
+
+
 __all__ = [
     "agent_duties",
     "case_rows",
+    "hearing",
+    "hearing_docket",
     "notice_document",
     "serve_again",
     "special_charges",
