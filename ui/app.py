@@ -274,6 +274,27 @@ def rendered_view(
             calculator.load_sample()
             shown = calculator
             process_events(app)
+        if spec.section == "occupancy":  # Tools → Occupancy calculator, a two-bedroom unit
+            occupancy = window.open_occupancy_calculator()
+            occupancy.resize(*size)
+            occupancy.load_sample()
+            shown = occupancy
+            process_events(app)
+        if spec.section in ("enforcement", "case"):  # Code enforcement (Hudson 140-3)
+            from db.enforcement_case_view import case_id_by_number
+            from ui.views.enforcement import SECTION_TITLE as ENFORCEMENT
+
+            window.show_section(ENFORCEMENT)
+            process_events(app)
+            if spec.section == "case":
+                with database.read() as conn:
+                    case_id = case_id_by_number(conn, session.municipality_id, spec.permit_number)
+                if case_id is None:
+                    raise StartError(f"no code enforcement case numbered '{spec.permit_number}'")
+                case_window = window.enforcement_view.open_case(case_id)
+                case_window.resize(*size)
+                shown = case_window
+            process_events(app)
         if spec.section == "intake":
             intake = window.new_application()
             if intake is None:

@@ -53,6 +53,7 @@ FIXED_SHORTCUTS: tuple[tuple[str, tuple[tuple[Keys, str], ...]], ...] = (
             ("Ctrl+1", "Sections with pages: the first page (Ctrl+2 the second, …)"),
             (StdKey.Find, "Sections with pages: go to the page's search"),
             ("Ctrl+R", "Inspections: new inspection request"),
+            ("Ctrl+J", "Code enforcement: take a complaint"),
             ("Alt+Up", "Inspector's day: the stop earlier in the route"),
             ("Alt+Down", "Inspector's day: the stop later in the route"),
             ("Ctrl+Return", "Cashier: take the payment; Reports: make the report"),

@@ -40,6 +40,8 @@ from ui.views.common import page_scroll
 from ui.views.deadlines import DeadlinesView
 from ui.views.deposits import SECTION_TITLE as DEPOSITS
 from ui.views.deposits import DepositsView
+from ui.views.enforcement import SECTION_TITLE as ENFORCEMENT
+from ui.views.enforcement import EnforcementView
 from ui.views.fee_calculator import FeeCalculatorWindow, open_calculator
 from ui.views.fee_schedules import SECTION_TITLE as FEE_SCHEDULES
 from ui.views.fee_schedules import FeeSchedulesView
@@ -54,6 +56,7 @@ from ui.views.licensing import SECTION_TITLE as LICENSING
 from ui.views.licensing import LicensingView
 from ui.views.municipality import SECTION_TITLE as MUNICIPALITY
 from ui.views.municipality import MunicipalityView
+from ui.views.occupancy import OccupancyWindow, open_occupancy
 from ui.views.permits import PermitsView
 from ui.views.reports import SECTION_TITLE as REPORTS
 from ui.views.reports import ReportsView
@@ -93,6 +96,7 @@ class MainWindow(QMainWindow):
         self.permit_windows: dict[int, PermitWindow] = {}
         self._loaded = False  # load() has run: sections read their data when shown
         self.fee_calculator: FeeCalculatorWindow | None = None
+        self.occupancy_window: OccupancyWindow | None = None
         self.intake_window: IntakeWindow | None = None
         self.setWindowTitle(session.window_title)
 
@@ -141,6 +145,10 @@ class MainWindow(QMainWindow):
         self.licensing_view = LicensingView(database, session, self.clock, self)
         self.licensing_view.open_permit.connect(self.open_permit)
         self.sections.append((LICENSING, self.licensing_view))
+        # Code enforcement (Hudson 140-3): every role reads the cases; the steps follow the
+        # roles (the clerk takes complaints and petitions) and the services check again.
+        self.enforcement_view = EnforcementView(database, session, self.clock, self)
+        self.sections.append((ENFORCEMENT, self.enforcement_view))
         # Cashiering (issue 5): the counter takes payments; the treasurer's pages (the clerk
         # closes the drawer and delivers turnovers too, desk.domain.permissions).
         self.cashier_view: CashierView | None = None
@@ -277,6 +285,11 @@ class MainWindow(QMainWindow):
         self.calculator_action.triggered.connect(self.open_fee_calculator)
         tools.addAction(self.calculator_action)
         self.addAction(self.calculator_action)
+        # Hudson 140-7, Ch. 512-11: a unit's occupancy limits from its rooms.
+        self.occupancy_action = QAction("&Occupancy calculator…", self)
+        self.occupancy_action.setObjectName("toolsOccupancy")
+        self.occupancy_action.triggered.connect(self.open_occupancy_calculator)
+        tools.addAction(self.occupancy_action)
         # New Lisbon §435-8.I: the street register's repavings, for those who keep it.
         self.repaving_action = QAction("Street &repaving…", self)
         self.repaving_action.setObjectName("toolsStreetRepaving")
@@ -351,6 +364,8 @@ class MainWindow(QMainWindow):
             window.close()
         if self.fee_calculator is not None:
             self.fee_calculator.close()
+        if self.occupancy_window is not None:
+            self.occupancy_window.close()
         if self.remember_geometry:
             settings.write(settings.MAIN_GEOMETRY, self.saveGeometry())
             settings.write(settings.MAIN_STATE, self.saveState())
@@ -416,6 +431,8 @@ class MainWindow(QMainWindow):
             window.reload()
         if self.fee_schedules_view is not None and self.fee_schedules_view.loaded:
             self.fee_schedules_view.load()
+        if self.enforcement_view.loaded:
+            self.enforcement_view.load()  # makes the orders due today (140-3D)
         if self.fee_calculator is not None:
             self._schedule_changed()
 
@@ -440,6 +457,7 @@ class MainWindow(QMainWindow):
             self.bonds_view,
             self.deposits_view,
             self.licensing_view,
+            self.enforcement_view,
             self.users_view,
             self.gl_accounts_view,
         ]
@@ -595,6 +613,8 @@ class MainWindow(QMainWindow):
             self.users_view.load()  # another administrator may have added or disabled someone
         if widget is self.licensing_view:
             self.licensing_view.load()  # licences expire and vacate dates pass with the day
+        if widget is self.enforcement_view:
+            self.enforcement_view.load()  # windows close and orders fall due with the day
         if self.municipality_view is not None and widget is self.municipality_view:
             self.municipality_view.load()  # another administrator may have changed it
         for money_view in (self.cashier_view, self.treasurer_view):
@@ -691,6 +711,29 @@ class MainWindow(QMainWindow):
 
     def _calculator_closed(self) -> None:
         self.fee_calculator = None
+
+    def open_occupancy_calculator(self) -> OccupancyWindow:
+        """Tools → Occupancy calculator: one non-modal window, raised when already open."""
+        window = self.occupancy_window
+        if window is None:
+            window = open_occupancy(
+                self.database,
+                self.session,
+                self.clock,
+                self,
+                remember_geometry=self.remember_geometry,
+            )
+            window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            window.closed.connect(self._occupancy_closed)
+            self.occupancy_window = window
+        window.show()
+        window.raise_()
+        window.activateWindow()
+        window.table.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        return window
+
+    def _occupancy_closed(self) -> None:
+        self.occupancy_window = None
 
     def new_application(self) -> IntakeWindow | None:
         """File → New application (Ctrl+N): one form at a time, raised when already open."""

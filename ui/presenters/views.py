@@ -21,11 +21,13 @@ ISSUE = "issue"  # not a tab: the issue dialog over the permit window
 VIEW_HELP = (
     f"home (Needs attention), permits, permit:NUMBER[:TAB] (TAB: {', '.join(PERMIT_TABS)}), "
     "permit:#ID[:TAB] for an application not issued yet, permit:#ID:issue (the "
-    "issue dialog), deadlines, fees, gl, users, municipality, calculator, intake, cashier, "
+    "issue dialog), deadlines, fees, gl, users, municipality, calculator, occupancy (the "
+    "occupancy calculator), intake, cashier, "
     "reports[:REPORT], "
     "treasurer[:close|turnovers|reconciliation|refunds|returned], "
     "bonds[:bonds|certificates|watch], deposits[:all|eligible|soon|ordered|retained], "
-    "licences[:in_force|expired|revoked|any], condemnations[:open|overdue|lifted|closed|all], or "
+    "licences[:in_force|expired|revoked|any], condemnations[:open|overdue|lifted|closed|all], "
+    "enforcement (Code enforcement), case:NUMBER (a case's window, e.g. case:CE-2026-0001), or "
     "inspections[:requests|day|week|orders]"
 )
 SECTIONS = (
@@ -34,6 +36,8 @@ SECTIONS = (
     "deadlines",
     "fees",
     "calculator",
+    "occupancy",
+    "enforcement",
     "intake",
     "cashier",
     "gl",
@@ -110,6 +114,11 @@ def parse_view(text: str) -> ViewSpec:
                     f"unknown page '{page}' in view '{text}'; pages: {', '.join(pages)}"
                 )
             return ViewSpec(name, tab=page)
+    if raw.lower().startswith("case:"):  # a code enforcement case's window, by its number
+        number = raw.split(":", 1)[1].strip().upper()
+        if not number:
+            raise ValueError(f"no case number in view '{text}'; use case:CE-2026-0001")
+        return ViewSpec("case", number)
     parts = raw.split(":")
     if parts[0].lower() == "permit" and len(parts) in (2, 3) and parts[1].strip():
         tab = parts[2].strip().lower() if len(parts) == 3 else "summary"

@@ -1,0 +1,246 @@
+"""What the Code enforcement section and a case's window read besides the list and the timeline
+(db/enforcement_queries.py): each case's violations, notices, addressees, service, petitions and
+orders, in a few queries for many cases at once. Frozen rows; never the complainant's name or
+contact (only the ids of the complaints, for the inspector's own read)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+
+from sqlalchemy import Connection, func, select
+
+from db import schema
+from desk.enforcement.model import (
+    AddresseeRole,
+    Decision,
+    NoticeKind,
+    OrderKind,
+    ServiceMethod,
+    ViolationState,
+)
+
+c = schema.enforcement_case
+pc = schema.parcel
+
+
+@dataclass(frozen=True)
+class ViolationFact:
+    id: int
+    section: str
+    title: str
+    unit: str
+    room: str
+    correct_by: date
+    state: ViolationState
+    closed_on: date | None
+
+    @property
+    def location(self) -> str:
+        return ", ".join(x for x in (f"Unit {self.unit}" if self.unit else "", self.room) if x)
+
+
+@dataclass(frozen=True)
+class ServiceFact:
+    id: int
+    method: ServiceMethod
+    served_on: date
+    served_by: str
+    returned_on: date | None
+
+
+@dataclass(frozen=True)
+class AddresseeFact:
+    id: int
+    role: AddresseeRole
+    name: str
+    address: str
+    services: tuple[ServiceFact, ...]
+
+    @property
+    def served_on(self) -> date | None:
+        """The service in effect (140-3A(4): registered mail returned unclaimed does not count)."""
+        good = [s.served_on for s in self.services if s.returned_on is None]
+        return min(good) if good else None
+
+
+@dataclass(frozen=True)
+class PetitionFact:
+    addressee_id: int
+    petitioner: str
+    filed_on: date
+    timely: bool
+
+
+@dataclass(frozen=True)
+class OrderFact:
+    id: int
+    kind: OrderKind
+    effective_on: date
+    revoked_on: date | None
+    superseded_on: date | None
+
+    @property
+    def in_force(self) -> bool:
+        return self.revoked_on is None and self.superseded_on is None
+
+
+@dataclass(frozen=True)
+class NoticeFact:
+    id: int
+    kind: NoticeKind
+    issued_on: date
+    violation_ids: tuple[int, ...]
+    addressees: tuple[AddresseeFact, ...]
+    petitions: tuple[PetitionFact, ...]
+    orders: tuple[OrderFact, ...]
+    hearing_on: date | None
+    hearing_place: str
+    decision: Decision | None
+    decided_on: date | None
+
+
+@dataclass(frozen=True)
+class CaseFacts:
+    id: int
+    number: str
+    parcel_id: int
+    address: str
+    opened_on: date
+    housing_code: str
+    summary: str
+    closed_on: date | None
+    closed_reason: str
+    complaint_ids: tuple[int, ...]
+    inspections: int
+    violations: tuple[ViolationFact, ...]
+    notices: tuple[NoticeFact, ...]
+
+
+def case_id_by_number(conn: Connection, municipality_id: int, number: str) -> int | None:
+    return conn.execute(
+        select(c.c.id).where(
+            (c.c.municipality_id == municipality_id)
+            & (func.upper(c.c.number) == number.strip().upper())
+        )
+    ).scalar_one_or_none()
+
+
+def case_facts(conn: Connection, case_ids: Iterable[int]) -> dict[int, CaseFacts]:
+    """The facts of each case, by id (a handful of queries, whatever the number of cases)."""
+    ids = sorted(set(case_ids))
+    if not ids:
+        return {}
+    cp = schema.enforcement_complaint
+    ins = schema.enforcement_inspection
+    vi = schema.enforcement_violation
+    n = schema.enforcement_notice
+    ni = schema.enforcement_notice_item
+    ad = schema.enforcement_addressee
+    sv = schema.enforcement_service
+    pe = schema.enforcement_petition
+    od = schema.enforcement_order
+
+    complaints: dict[int, list[int]] = defaultdict(list)
+    for r in conn.execute(
+        select(cp.c.case_id, cp.c.id).where(cp.c.case_id.in_(ids)).order_by(cp.c.id)
+    ):
+        complaints[r.case_id].append(r.id)
+    inspections: dict[int, int] = dict(
+        conn.execute(  # type: ignore[arg-type]
+            select(ins.c.case_id, func.count())
+            .where(ins.c.case_id.in_(ids))
+            .group_by(ins.c.case_id)
+        ).all()
+    )
+    violations: dict[int, list[ViolationFact]] = defaultdict(list)
+    for r in conn.execute(select(vi).where(vi.c.case_id.in_(ids)).order_by(vi.c.id)):
+        violations[r.case_id].append(
+            ViolationFact(
+                r.id, r.section, r.title, r.unit, r.room, r.correct_by, r.state, r.closed_on
+            )
+        )
+    notice_rows = conn.execute(select(n).where(n.c.case_id.in_(ids)).order_by(n.c.id)).all()
+    nids = [r.id for r in notice_rows]
+    items: dict[int, list[int]] = defaultdict(list)
+    for r in conn.execute(
+        select(ni.c.notice_id, ni.c.violation_id).where(ni.c.notice_id.in_(nids)).order_by(ni.c.id)
+    ):
+        items[r.notice_id].append(r.violation_id)
+    services: dict[int, list[ServiceFact]] = defaultdict(list)
+    for r in conn.execute(
+        select(sv)
+        .join(ad, ad.c.id == sv.c.addressee_id)
+        .where(ad.c.notice_id.in_(nids))
+        .order_by(sv.c.id)
+    ):
+        services[r.addressee_id].append(
+            ServiceFact(r.id, r.method, r.served_on, r.served_by, r.returned_on)
+        )
+    addressees: dict[int, list[AddresseeFact]] = defaultdict(list)
+    for r in conn.execute(select(ad).where(ad.c.notice_id.in_(nids)).order_by(ad.c.id)):
+        addressees[r.notice_id].append(
+            AddresseeFact(r.id, r.role, r.name, r.address, tuple(services[r.id]))
+        )
+    petitions: dict[int, list[PetitionFact]] = defaultdict(list)
+    for r in conn.execute(select(pe).where(pe.c.notice_id.in_(nids)).order_by(pe.c.id)):
+        petitions[r.notice_id].append(
+            PetitionFact(r.addressee_id, r.petitioner, r.filed_on, r.timely)
+        )
+    orders: dict[int, list[OrderFact]] = defaultdict(list)
+    for r in conn.execute(select(od).where(od.c.notice_id.in_(nids)).order_by(od.c.id)):
+        orders[r.notice_id].append(
+            OrderFact(r.id, r.kind, r.effective_on, r.revoked_on, r.superseded_on)
+        )
+    notices: dict[int, list[NoticeFact]] = defaultdict(list)
+    for r in notice_rows:
+        notices[r.case_id].append(
+            NoticeFact(
+                r.id,
+                r.kind,
+                r.issued_on,
+                tuple(items[r.id]),
+                tuple(addressees[r.id]),
+                tuple(petitions[r.id]),
+                tuple(orders[r.id]),
+                r.hearing_on,
+                r.hearing_place,
+                r.decision,
+                r.decided_on,
+            )
+        )
+    address = func.trim(pc.c.house_number + " " + pc.c.street)
+    out: dict[int, CaseFacts] = {}
+    for r in conn.execute(
+        select(c, address.label("address"), pc.c.unit)
+        .join(pc, pc.c.id == c.c.parcel_id)
+        .where(c.c.id.in_(ids))
+    ):
+        out[r.id] = CaseFacts(
+            id=r.id,
+            number=r.number,
+            parcel_id=r.parcel_id,
+            address=r.address + (f", Unit {r.unit}" if r.unit else ""),
+            opened_on=r.opened_on,
+            housing_code=r.housing_code,
+            summary=r.summary,
+            closed_on=r.closed_on,
+            closed_reason=r.closed_reason.value if r.closed_reason else "",
+            complaint_ids=tuple(complaints[r.id]),
+            inspections=int(inspections.get(r.id, 0)),
+            violations=tuple(violations[r.id]),
+            notices=tuple(notices[r.id]),
+        )
+    return out
+
+
+def housing_code_days(conn: Connection, municipality_id: int) -> dict[str, int]:
+    """The office's own days to correct, by section (municipality settings), or none."""
+    m = schema.municipality
+    settings = conn.execute(
+        select(m.c.settings).where(m.c.id == municipality_id)
+    ).scalar_one_or_none()
+    days = (settings or {}).get("housing_code_days")
+    return dict(days) if isinstance(days, dict) else {}

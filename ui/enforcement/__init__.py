@@ -1,0 +1,1 @@
+"""A code enforcement case's window (Hudson 140-3)."""

@@ -1,0 +1,493 @@
+"""The Code enforcement section and a case's window without Qt: the stage a case is at in words
+(Hudson 140-3), its next date, the list's filters, which step the signed-in user may take and
+why not, and the rows of the timeline, violations and notices. The rules are
+desk/enforcement/rules.py's; the rows come from db/enforcement_queries.py and
+db/enforcement_case_view.py."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+
+from db.enforcement_case_view import (
+    AddresseeFact,
+    CaseFacts,
+    NoticeFact,
+    OrderFact,
+    ViolationFact,
+)
+from desk.domain.model import Actor
+from desk.domain.permissions import Permission, allowed
+from desk.enforcement import deadlines, rules
+from desk.enforcement.model import Decision, NoticeKind, ViolationState
+from desk.enforcement.readmodels import CaseFilter, CaseRow, TimelineEntry
+from ui.presenters.formatting import EMPTY, count_of, format_date
+from ui.presenters.registers import Line, item_at, row_of
+
+SECTION_TITLE = "Code enforcement"
+COMPLAINT_KEY = "Ctrl+J"  # take a complaint (Ctrl+K is the fee calculator)
+COLUMNS = ("Case", "Address", "Opened", "Stage", "Next date", "Owner")
+FILTERS: tuple[tuple[str, CaseFilter], ...] = (
+    ("Open", CaseFilter.OPEN),
+    ("Notice not yet served", CaseFilter.NOT_SERVED),
+    ("Petition window open", CaseFilter.WINDOW_OPEN),
+    ("Order past its correction date", CaseFilter.ORDER_PAST_DUE),
+    ("Hearing scheduled", CaseFilter.HEARING_SCHEDULED),
+    ("Closed this year", CaseFilter.CLOSED_THIS_YEAR),
+    ("All cases", CaseFilter.ALL),
+)
+# --view enforcement[:FILTER]
+FILTER_KEYS = {
+    "open": CaseFilter.OPEN,
+    "unserved": CaseFilter.NOT_SERVED,
+    "window": CaseFilter.WINDOW_OPEN,
+    "pastdue": CaseFilter.ORDER_PAST_DUE,
+    "hearing": CaseFilter.HEARING_SCHEDULED,
+    "closed": CaseFilter.CLOSED_THIS_YEAR,
+    "all": CaseFilter.ALL,
+}
+
+
+# --- the stage ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CaseStage:
+    words: str  # "petition window open until 03/12/2026"
+    next_on: date | None  # the next date that matters
+    next_what: str  # what happens then
+    warn: bool = False  # past due: shown in the warning colour
+
+
+def live_notice(f: CaseFacts) -> NoticeFact | None:
+    """The case's latest notice not withdrawn by the Council (140-3C)."""
+    live = [n for n in f.notices if n.decision is not Decision.WITHDRAW]
+    return live[-1] if live else None
+
+
+def notice_facts(n: NoticeFact) -> rules.NoticeFacts:
+    return rules.NoticeFacts(
+        kind=n.kind,
+        served=[a.served_on for a in n.addressees],
+        timely_petitions=sum(1 for p in n.petitions if p.timely),
+        decision=n.decision,
+        has_order=bool(n.orders),
+    )
+
+
+def order_in_force(n: NoticeFact) -> OrderFact | None:
+    return next((o for o in reversed(n.orders) if o.in_force), None)
+
+
+def open_violations(f: CaseFacts) -> list[ViolationFact]:
+    return [v for v in f.violations if v.state is ViolationState.OPEN]
+
+
+def past_due_violations(f: CaseFacts, n: NoticeFact, today: date) -> list[ViolationFact]:
+    ids = set(n.violation_ids)
+    return [
+        v for v in open_violations(f) if v.id in ids and deadlines.past_due(v.correct_by, today)
+    ]
+
+
+def case_stage(f: CaseFacts, today: date) -> CaseStage:
+    """Where the case stands: complaint, inspected, notice issued, served, petition window open
+    until DATE (140-3B), hearing DATE, order in force (140-3C, D, H), past due, closed."""
+    if f.closed_on is not None:
+        return CaseStage(f"closed ({f.closed_reason})", None, "")
+    still = open_violations(f)
+    earliest = min((v.correct_by for v in still), default=None)
+    if not f.inspections:
+        return CaseStage("complaint", None, "inspect")
+    n = live_notice(f)
+    if n is None:
+        if f.violations and not still:
+            return CaseStage("violations corrected", None, "close the case")
+        if not f.violations:
+            return CaseStage("inspected, no violation found", None, "close the case")
+        return CaseStage("inspected", earliest, "correct by")
+    stage = rules.stage(notice_facts(n), today)
+    if stage is rules.Stage.NOT_SERVED:
+        return CaseStage("notice issued, not yet served", None, "serve the notice")
+    if stage is rules.Stage.WINDOW_OPEN:
+        last = max(deadlines.petition_last_day(a.served_on) for a in n.addressees if a.served_on)
+        return CaseStage(f"petition window open until {format_date(last)}", last, "window closes")
+    if stage is rules.Stage.HEARING:
+        if n.hearing_on is not None:
+            return CaseStage(f"hearing {format_date(n.hearing_on)}", n.hearing_on, "hearing")
+        return CaseStage("petition filed, hearing to schedule", None, "schedule the hearing")
+    if stage is rules.Stage.DUE_FOR_ORDER:
+        due = rules.due_for_order(notice_facts(n), today)
+        return CaseStage("served, window closed", due, "becomes an order (140-3D)")
+    # An order (or the last notice withdrawn and nothing newer).
+    if not still:
+        return CaseStage("violations corrected", None, "close the case")
+    late = past_due_violations(f, n, today)
+    if late:
+        first = min(v.correct_by for v in late)
+        return CaseStage(f"past due since {format_date(first)}", first, "past due", warn=True)
+    return CaseStage("order in force", earliest, "correct by")
+
+
+# --- the list -------------------------------------------------------------------------------
+
+
+def take_complaint_allowed(actor: Actor) -> tuple[bool, str]:
+    if not allowed(actor, Permission.TAKE_COMPLAINT):
+        return False, "The clerk or the inspector takes complaints."
+    return True, ""
+
+
+class CaseListPresenter:
+    columns = COLUMNS
+
+    def __init__(
+        self,
+        fetch: Callable[[CaseFilter, str], list[CaseRow]],
+        facts: Callable[[Sequence[int]], Mapping[int, CaseFacts]],
+        today: Callable[[], date],
+        actor: Actor,
+    ) -> None:
+        self.fetch = fetch
+        self.facts_of = facts
+        self.today = today
+        self.actor = actor
+        self.which = CaseFilter.OPEN
+        self.text = ""
+        self.rows: list[Line] = []
+        self.stages: dict[int, CaseStage] = {}
+
+    def load(self) -> None:
+        today = self.today()
+        found = self.fetch(self.which, self.text)
+        facts = self.facts_of([r.case_id for r in found])
+        self.rows = []
+        self.stages = {}
+        for r in found:
+            f = facts.get(r.case_id)
+            s = case_stage(f, today) if f else CaseStage(EMPTY, None, "")
+            self.stages[r.case_id] = s
+            self.rows.append(
+                Line(
+                    r,
+                    (
+                        r.number,
+                        r.address,
+                        format_date(r.opened_on),
+                        s.words,
+                        format_date(s.next_on) or EMPTY,
+                        r.owner or EMPTY,
+                    ),
+                    warn=s.warn,
+                )
+            )
+
+    def case(self, row: int) -> CaseRow | None:
+        return item_at(self.rows, row, CaseRow)
+
+    def row_of(self, case_id: int) -> int:
+        return row_of(self.rows, case_id, "case_id")
+
+    @property
+    def filter_label(self) -> str:
+        return next(label for label, f in FILTERS if f is self.which)
+
+    @property
+    def summary(self) -> str:
+        return f"{count_of(len(self.rows), 'case')}: {self.filter_label.lower()}"
+
+    @property
+    def empty_text(self) -> str:
+        if self.text.strip():
+            return f"No case matches “{self.text.strip()}”."
+        if self.which in (CaseFilter.OPEN, CaseFilter.ALL):
+            return f"No code enforcement cases yet. A complaint ({COMPLAINT_KEY}) opens one."
+        return f"No cases: {self.filter_label.lower()}."
+
+    def detail(self, row: int) -> str:
+        r = self.case(row)
+        if r is None:
+            return ""
+        s = self.stages.get(r.case_id)
+        parts = [f"{r.number}, {r.address}"]
+        if r.pin:
+            parts.append(f"PIN {r.pin}")
+        parts.append(count_of(r.open_violations, "open violation"))
+        if s is not None and s.next_on is not None:
+            parts.append(f"next: {s.next_what} {format_date(s.next_on)}")
+        return " · ".join(parts) + ". Enter opens the case."
+
+    def can_take_complaint(self) -> tuple[bool, str]:
+        return take_complaint_allowed(self.actor)
+
+
+# --- the case window ------------------------------------------------------------------------
+
+TIMELINE_COLUMNS = ("Date", "What", "Details", "Section")
+VIOLATION_COLUMNS = ("Section", "Violation", "Where", "Correct by", "State")
+NOTICE_COLUMNS = ("Notice", "Issued", "Addressee", "Served", "Petition window")
+_KIND_WORDS = {
+    "case": "Case opened",
+    "complaint": "Complaint",
+    "inspection": "Inspection",
+    "notice": "Notice",
+    "service": "Service",
+    "petition": "Petition",
+    "hearing": "Hearing",
+    "decision": "Council",
+    "order": "Order",
+    "escalation": "Enforcement",
+    "closure": "Closed",
+}
+
+
+_SECTIONS = {"inspection": "140-2"}  # the inspector's inspections
+
+
+def timeline_rows(entries: Sequence[TimelineEntry]) -> list[tuple[str, str, str, str]]:
+    """Date, what, the words, the section: the History tab's way of reading."""
+    return [
+        (
+            format_date(e.on),
+            _KIND_WORDS.get(e.kind, e.kind.title()),
+            e.text,
+            e.section or _SECTIONS.get(e.kind, ""),
+        )
+        for e in entries
+    ]
+
+
+def violation_rows(f: CaseFacts, today: date) -> list[Line]:
+    out = []
+    for v in f.violations:
+        late = v.state is ViolationState.OPEN and deadlines.past_due(v.correct_by, today)
+        state = v.state.value
+        if v.closed_on is not None:
+            state += f" {format_date(v.closed_on)}"
+        elif late:
+            state = "open, past due"
+        out.append(
+            Line(
+                v,
+                (v.section, v.title, v.location or EMPTY, format_date(v.correct_by), state),
+                warn=late,
+            )
+        )
+    return out
+
+
+_DECIDED = {
+    Decision.SUSTAIN: "sustained",
+    Decision.MODIFY: "modified",
+    Decision.WITHDRAW: "withdrawn",
+}
+
+
+def _served_words(a: AddresseeFact) -> str:
+    if a.served_on is not None:
+        s = next(x for x in a.services if x.returned_on is None and x.served_on == a.served_on)
+        return f"{format_date(a.served_on)} {s.method.value}"
+    returned = [x for x in a.services if x.returned_on is not None]
+    if returned:
+        return f"mail returned {format_date(returned[-1].returned_on)}: serve again"
+    return "not yet served"
+
+
+def notice_rows(f: CaseFacts, today: date) -> list[Line]:
+    out = []
+    for n in f.notices:
+        kind = "Emergency order" if n.kind is NoticeKind.EMERGENCY else "Notice of violation"
+        if n.decision is not None:
+            kind += f" ({_DECIDED[n.decision]} by the Council)"
+        for i, a in enumerate(n.addressees):
+            window = EMPTY
+            if a.served_on is not None and n.kind is NoticeKind.NOTICE:
+                last = deadlines.petition_last_day(a.served_on)
+                state = "open" if deadlines.window_open(a.served_on, today) else "closed"
+                window = f"{state}, through {format_date(last)}"
+            filed = [p for p in n.petitions if p.addressee_id == a.id]
+            if filed:
+                window = f"petition filed {format_date(filed[-1].filed_on)}" + (
+                    "" if filed[-1].timely else " (late)"
+                )
+            out.append(
+                Line(
+                    a,
+                    (
+                        kind if i == 0 else "",
+                        format_date(n.issued_on) if i == 0 else "",
+                        f"{a.name} ({a.role.value})",
+                        _served_words(a),
+                        window,
+                    ),
+                    warn=a.served_on is None,
+                )
+            )
+    return out
+
+
+@dataclass(frozen=True)
+class Step:
+    key: str
+    label: str  # the button's text with its mnemonic
+    may: tuple[bool, str]  # (may, why not)
+
+
+STEP_LABELS = (
+    ("inspection", "&Inspection…"),
+    ("notice", "Issue &notice…"),
+    ("service", "&Service…"),
+    ("petition", "&Petition…"),
+    ("hearing", "&Hearing…"),
+    ("decision", "Council &decision…"),
+    ("escalation", "En&force order…"),
+    ("close", "C&lose case…"),
+)
+
+
+def _role(actor: Actor, permission: Permission, who: str) -> tuple[bool, str] | None:
+    return None if allowed(actor, permission) else (False, f"{who} ({permission.value}).")
+
+
+def noticeable(f: CaseFacts) -> list[ViolationFact]:
+    """Open violations on no live notice (a notice withdrawn frees its violations, 140-3C)."""
+    on = {vid for n in f.notices if n.decision is not Decision.WITHDRAW for vid in n.violation_ids}
+    return [v for v in open_violations(f) if v.id not in on]
+
+
+def unserved(f: CaseFacts) -> list[tuple[NoticeFact, AddresseeFact]]:
+    return [
+        (n, a)
+        for n in f.notices
+        if n.decision is not Decision.WITHDRAW
+        for a in n.addressees
+        if a.served_on is None
+    ]
+
+
+def petitionable(f: CaseFacts) -> list[tuple[NoticeFact, AddresseeFact]]:
+    return [(n, a) for n in f.notices if n.decision is None for a in n.addressees]
+
+
+def awaiting_hearing(f: CaseFacts) -> NoticeFact | None:
+    return next(
+        (
+            n
+            for n in reversed(f.notices)
+            if n.decision is None and any(p.timely for p in n.petitions)
+        ),
+        None,
+    )
+
+
+def awaiting_decision(f: CaseFacts) -> NoticeFact | None:
+    return next(
+        (n for n in reversed(f.notices) if n.decision is None and n.hearing_on is not None), None
+    )
+
+
+def overdue_order(f: CaseFacts, today: date) -> OrderFact | None:
+    for n in reversed(f.notices):
+        o = order_in_force(n)
+        if o is not None and past_due_violations(f, n, today):
+            return o
+    return None
+
+
+def case_steps(f: CaseFacts, today: date, actor: Actor) -> list[Step]:
+    """Each step of the case window, with whether this user may take it now and why not. The
+    services check again; this only spares a refusal."""
+    closed = f.closed_on is not None
+    inspector = "The inspector"
+
+    def gate(permission: Permission, who: str, ready: tuple[bool, str]) -> tuple[bool, str]:
+        if closed:
+            return False, f"Case {f.number} is closed."
+        return _role(actor, permission, who) or ready
+
+    def when(ok: bool, why: str) -> tuple[bool, str]:
+        return (True, "") if ok else (False, why)
+
+    steps = {
+        "inspection": gate(Permission.INSPECT_HOUSING, inspector, (True, "")),
+        "notice": gate(
+            Permission.ISSUE_HOUSING_NOTICE,
+            inspector,
+            when(bool(noticeable(f)), "No open violation is waiting for a notice (140-3A)."),
+        ),
+        "service": gate(
+            Permission.RECORD_SERVICE,
+            "The clerk or the inspector",
+            when(bool(unserved(f)), "Every addressee of the notices is served (140-3A(4))."),
+        ),
+        "petition": gate(
+            Permission.RECORD_PETITION,
+            "The clerk",
+            when(bool(petitionable(f)), "No notice is open to a petition (140-3B)."),
+        ),
+        "hearing": gate(
+            Permission.SCHEDULE_HEARING,
+            inspector,
+            when(awaiting_hearing(f) is not None, "No timely petition awaits a hearing (140-3B)."),
+        ),
+        "decision": gate(
+            Permission.RECORD_COUNCIL_DECISION,
+            inspector,
+            when(awaiting_decision(f) is not None, "No hearing is scheduled (140-3B, C)."),
+        ),
+        "escalation": gate(
+            Permission.RECORD_ESCALATION,
+            inspector,
+            when(
+                overdue_order(f, today) is not None,
+                "No order in force is past its correction date.",
+            ),
+        ),
+        "close": gate(Permission.CLOSE_CASE, inspector, (True, "")),
+    }
+    return [Step(key, label, steps[key]) for key, label in STEP_LABELS]
+
+
+def complainant_allowed(actor: Actor) -> bool:
+    """Who complained is confidential: the inspector and the administrator only."""
+    return allowed(actor, Permission.VIEW_COMPLAINANT)
+
+
+def header_words(f: CaseFacts, today: date) -> tuple[str, str, str]:
+    """(title, address line, stage line) of the case window."""
+    s = case_stage(f, today)
+    stage = s.words
+    shown = s.next_on is not None and s.next_what not in ("", "past due", "hearing")
+    if shown and not stage.endswith(format_date(s.next_on)):
+        stage += f" · {s.next_what} {format_date(s.next_on)}"
+    opened = f"opened {format_date(f.opened_on)}"
+    return f"Case {f.number}", f"{f.address} · {opened}", stage
+
+
+@dataclass
+class Rows:
+    """A table of the case window: its columns and its rows (ui.views.common.LinesModel)."""
+
+    columns: tuple[str, ...]
+    rows: list[Line]
+
+
+def timeline_table(entries: Sequence[TimelineEntry]) -> Rows:
+    return Rows(
+        TIMELINE_COLUMNS,
+        [Line(e, cells) for e, cells in zip(entries, timeline_rows(entries), strict=True)],
+    )
+
+
+def stage_tone(f: CaseFacts, today: date) -> str:
+    """The stage chip's colour, by the permit status it looks like (style.qss): closed green,
+    past due red, an order in force amber, before that blue."""
+    s = case_stage(f, today)
+    if f.closed_on is not None:
+        return "completed"
+    if s.warn:
+        return "revoked"
+    if s.words == "order in force":
+        return "expired"
+    return "applied"

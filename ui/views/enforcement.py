@@ -1,0 +1,216 @@
+"""The "Code enforcement" section (Hudson ch. 140, procedure of 140-3): the municipality's cases
+with the stage each is at and its next date, filtered (open; notice not yet served; petition
+window open; order past its correction date; hearing scheduled; closed this year) and searched
+as you type (case number, address, PIN, owner). Enter opens the case's window
+(ui/enforcement/window.py), where the steps are taken. Take complaint… (Ctrl+J) opens a case.
+
+Opening the section makes the orders 140-3D says are due (sweep_notices, as the app does on
+start), so the list is never behind the day. A thin view over ui/presenters/enforcement.py."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QPushButton,
+    QWidget,
+)
+
+from db import enforcement_queries as q
+from db.database import Database
+from db.enforcement_case_view import case_facts
+from desk.clock import Clock
+from desk.enforcement.readmodels import CaseFilter
+from desk.errors import DeskError
+from desk.services.enforcement.sweep import sweep_notices
+from ui.enforcement.window import CaseWindow
+from ui.permit import actions
+from ui.presenters.enforcement import (
+    COMPLAINT_KEY,
+    FILTERS,
+    SECTION_TITLE,
+    CaseListPresenter,
+)
+from ui.presenters.session import Session
+from ui.views.common import (
+    LinesModel,
+    button_row,
+    enable_buttons,
+    filter_combo,
+    fit_columns,
+    note_label,
+    read_only_table,
+    search_field,
+    selected_row,
+)
+from ui.views.enforcement_dialogs import ComplaintDialog
+from ui.views.section import SectionView
+
+__all__ = ["SECTION_TITLE", "EnforcementView"]
+WARN = QColor(160, 40, 30)
+
+
+class EnforcementView(SectionView):
+    def __init__(
+        self, database: Database, session: Session, clock: Clock, parent: QWidget | None = None
+    ) -> None:
+        super().__init__("enforcementView", database, session, clock, parent)
+        mid = session.municipality_id
+
+        def rows(which: CaseFilter, text: str) -> Any:
+            with database.read() as conn:
+                return q.case_rows(conn, mid, clock.today(), which, text)
+
+        def facts(ids: Sequence[int]) -> Any:
+            with database.read() as conn:
+                return case_facts(conn, ids)
+
+        self.presenter = CaseListPresenter(rows, facts, clock.today, session.actor)
+        self.case_windows: dict[int, CaseWindow] = {}
+
+        top = self._heading(SECTION_TITLE)
+        self.search = search_field(
+            self, "caseSearch", "Case number, address, PIN or owner", self._filter
+        )
+        self.filter = filter_combo(self, "caseFilter", FILTERS, self._filter)
+        self.model = LinesModel(self.presenter, self, WARN)
+        self.table = read_only_table(self, "casesTable", self.model)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.activated.connect(lambda _i: self.open_selected())
+        self.note = note_label(self)
+        self.complaint_button = QPushButton(f"Take &complaint… ({COMPLAINT_KEY})", self)
+        self.open_button = QPushButton("&Open case", self)
+        buttons = button_row(
+            ("takeComplaint", self.complaint_button, self.take_complaint),
+            ("openCase", self.open_button, self.open_selected),
+        )
+        filters = QHBoxLayout()
+        filters.addWidget(self.search, 2)
+        filters.addWidget(self.filter)
+        layout = self._section_layout(top)
+        layout.addLayout(filters)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.note)
+        layout.addLayout(buttons)
+        self.table.selectionModel().currentRowChanged.connect(lambda *_: self._buttons())
+        QShortcut(QKeySequence(COMPLAINT_KEY), self).activated.connect(self.take_complaint)
+        QShortcut(QKeySequence.StandardKey.Find, self).activated.connect(self._focus_search)
+
+    # --- loading ----------------------------------------------------------------------------
+
+    def load(self) -> None:
+        """The orders due today made (140-3D), the list read again, the open cases too."""
+        self._sweep()
+        self._reload()
+        for window in list(self.case_windows.values()):
+            window.reload()
+        self.loaded = True
+
+    def _sweep(self) -> None:
+        if self.database.read_only:
+            return
+        # The ordinance makes the order (140-3D), not the user who opened the list: recorded as
+        # the app's, as on start. On a refusal the next start or `permitdesk enforcement sweep`
+        # tries again.
+        with contextlib.suppress(DeskError):
+            sweep_notices(self.database.uow(), self.clock, self.session.municipality_id)
+
+    def _reload(self, keep: int | None = None) -> None:
+        current = self.presenter.case(selected_row(self.table))
+        self.presenter.load()
+        row = self.presenter.row_of(keep or (current.case_id if current else 0))
+        self.model.reload()
+        fit_columns(self.table, (1,))
+        if self.model.rowCount():
+            self.table.selectRow(max(row, 0))
+        self.summary.setText(self.presenter.summary)
+        self._buttons()
+
+    def _buttons(self) -> None:
+        row = selected_row(self.table)
+        enable_buttons(
+            (
+                (self.complaint_button, self.presenter.can_take_complaint()),
+                (
+                    self.open_button,
+                    (True, "") if self.presenter.case(row) else (False, "Select a case."),
+                ),
+            )
+        )
+        p = self.presenter
+        self.note.setText(p.detail(row) if p.rows else p.empty_text)
+
+    def _filter(self) -> None:
+        self.presenter.text = self.search.text()
+        self.presenter.which = CaseFilter(self.filter.currentData())
+        self._reload()
+
+    def _focus_search(self) -> None:
+        self.search.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.search.selectAll()
+
+    def show_filter(self, which: CaseFilter) -> None:
+        self.filter.setCurrentIndex([f for _l, f in FILTERS].index(which))
+
+    def case_numbers(self) -> list[str]:
+        """The cases the list shows, by number (tests and screen readers)."""
+        return [line.cells[0] for line in self.presenter.rows]
+
+    # --- steps ------------------------------------------------------------------------------
+
+    def take_complaint(self) -> bool:
+        if not self.presenter.can_take_complaint()[0]:
+            return False
+        dialog = ComplaintDialog(self._context(), self)
+        done = actions.exec_dialog(dialog)
+        opened = dialog.opened
+        dialog.deleteLater()
+        if not done or opened is None:
+            return False
+        if opened.opened:
+            self._status(f"Complaint taken: case {opened.number} is opened.")
+        else:
+            self._status(f"Complaint taken: it joins the open case {opened.number}.")
+        self.search.clear()
+        if self.presenter.which not in (CaseFilter.OPEN, CaseFilter.ALL):
+            self.show_filter(CaseFilter.OPEN)
+        self._reload(opened.case_id)
+        return True
+
+    def open_selected(self) -> CaseWindow | None:
+        r = self.presenter.case(selected_row(self.table))
+        return self.open_case(r.case_id) if r is not None else None
+
+    def open_case(self, case_id: int) -> CaseWindow:
+        """The case's window, created the first time (one window per case)."""
+        window = self.case_windows.get(case_id)
+        if window is None:
+            window = CaseWindow(self._context(), case_id, self)
+            window.closed.connect(lambda cid: self.case_windows.pop(cid, None))
+            window.changed.connect(lambda cid: self._reload(cid))
+            self.case_windows[case_id] = window
+            window.reload()
+        window.show()
+        window.raise_()
+        window.activateWindow()
+        return window
+
+    def print_current(self) -> bool:
+        """Ctrl+P (File ▸ Print): the selected case's latest notice, to the print dialog."""
+        r = self.presenter.case(selected_row(self.table))
+        if r is None:
+            return False
+        window = CaseWindow(self._context(), r.case_id, self)
+        try:
+            window.reload()
+            path: Path | None = window.print_notice(direct=True)
+        finally:
+            window.deleteLater()
+        return path is not None

@@ -1,0 +1,736 @@
+"""The dialogs of code enforcement (Hudson 140-3), one service call each: take a complaint,
+record an inspection (violations found; at a re-inspection, each open one corrected or not),
+issue a notice, record its service, a petition, the hearing, the Council's decision, what is
+done about an order not complied with, and close the case. OK runs the service; on a mistake
+the dialog stays open with what was typed and marks the field the service named
+(ui.permit.actions.ActionDialog)."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal, InvalidOperation
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QCompleter,
+    QDateEdit,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QPushButton,
+    QWidget,
+)
+
+from db import queries
+from db.enforcement_case_view import CaseFacts, NoticeFact, housing_code_days
+from desk.enforcement import deadlines
+from desk.enforcement.model import (
+    AddresseeRole,
+    Channel,
+    ClosureReason,
+    Decision,
+    EscalationKind,
+    ServiceMethod,
+)
+from desk.errors import ValidationError
+from desk.housing.codes import HousingCode, HousingCodeError, Standard, load_housing_code
+from desk.services.enforcement import cases, complaints, inspections, notices, orders, petitions
+from desk.services.enforcement.cases import CaseOpened
+from ui.permit.actions import ActionDialog, _text_box
+from ui.permit.base import PermitContext
+from ui.presenters import enforcement as p
+from ui.presenters.formatting import format_date
+from ui.views.common import date_edit, from_qdate, to_qdate
+
+__all__ = [
+    "CloseDialog",
+    "ComplaintDialog",
+    "DecisionDialog",
+    "EscalationDialog",
+    "HearingDialog",
+    "InspectionDialog",
+    "NoticeDialog",
+    "PetitionDialog",
+    "ServiceDialog",
+]
+
+
+def _line(parent: QWidget, name: str, placeholder: str = "", text: str = "") -> QLineEdit:
+    edit = QLineEdit(text, parent)
+    edit.setObjectName(name)
+    edit.setPlaceholderText(placeholder)
+    return edit
+
+
+def _combo(parent: QWidget, name: str, choices: list[tuple[str, object]]) -> QComboBox:
+    combo = QComboBox(parent)
+    combo.setObjectName(name)
+    for label, value in choices:
+        combo.addItem(label, value)
+    return combo
+
+
+def _day(edit: QDateEdit) -> date:
+    return from_qdate(edit.date())
+
+
+def case_code(context: PermitContext, f: CaseFacts) -> HousingCode | None:
+    """The case's housing code with the office's own days (as the services read it)."""
+    try:
+        code = load_housing_code(f.housing_code)
+    except HousingCodeError:
+        return None
+    with context.database.read() as conn:
+        days = housing_code_days(conn, context.session.municipality_id)
+    try:
+        return code.with_days(days) if days else code
+    except HousingCodeError:
+        return code
+
+
+# --- the complaint (the clerk, at the counter or on the phone) -------------------------------
+
+
+class ComplaintDialog(ActionDialog):
+    def __init__(self, context: PermitContext, parent: QWidget | None = None) -> None:
+        super().__init__(
+            context,
+            "Take a complaint",
+            "A complaint about a property opens a code enforcement case, numbered CE-YYYY-NNNN, "
+            "or joins the property's open case. Who complained is kept confidential: only the "
+            "inspector sees it, and no notice or list shows it.",
+            "&Take complaint",
+            parent,
+        )
+        self.search = _line(self, "complaintProperty", "Address or PIN, e.g. 5517 N Lake")
+        self.search.textChanged.connect(self._search)
+        self.add_field("&Property:", self.search)
+        self.parcel = QComboBox(self)
+        self.parcel.setObjectName("complaintParcel")
+        self.add_field("P&arcel:", self.parcel, "property")
+        self.channel = _combo(
+            self, "complaintChannel", [(c.value.title(), c.value) for c in Channel]
+        )
+        self.channel.setCurrentIndex(list(Channel).index(Channel.PHONE))
+        self.add_field("&How:", self.channel, "channel")
+        self.received_on = date_edit(self, "complaintReceived", context.clock.today())
+        self.add_field("&Received on:", self.received_on, "received on")
+        self.description = _text_box(self, "complaintDescription", "what is wrong, where", 3)
+        self.add_field("&What is wrong:", self.description, "what is wrong")
+        self.complainant = _line(self, "complainantName", "optional; kept confidential")
+        self.add_field("Compla&inant:", self.complainant, "complainant")
+        self.contact = _line(self, "complainantContact", "optional: phone, e-mail or address")
+        self.add_field("&Contact:", self.contact, "contact")
+        self.taken: complaints.ComplaintTaken | None = None
+
+    def _search(self, text: str) -> None:
+        with self.context.database.read() as conn:
+            found = queries.parcel_matches(conn, self.context.session.municipality_id, text)
+        self.parcel.clear()
+        for c in found:
+            self.parcel.addItem(f"{c.address}  (PIN {c.pin})", c.id)
+
+    def run(self) -> None:
+        self.taken = complaints.take_complaint(
+            self.context.database.uow(),
+            self.context.clock,
+            self.context.session.actor,
+            self.context.session.municipality_id,
+            self.parcel.currentData(),
+            Channel(self.channel.currentData()),
+            self.description.toPlainText(),
+            complainant_name=self.complainant.text(),
+            complainant_contact=self.contact.text(),
+            received_on=_day(self.received_on),
+        )
+
+    @property
+    def opened(self) -> CaseOpened | None:
+        return self.taken.case if self.taken is not None else None
+
+
+# --- the inspection ---------------------------------------------------------------------------
+
+_FINDINGS = (("Not checked", None), ("Corrected", True), ("Not corrected", False))
+
+
+class InspectionDialog(ActionDialog):
+    """140-2: the inspection; each violation found is an item of the case's housing code, to be
+    corrected by the item's days after the inspection unless the inspector gives a date
+    (140-3A(3)). At a re-inspection each open violation is found corrected or not."""
+
+    def __init__(self, context: PermitContext, f: CaseFacts, parent: QWidget | None = None) -> None:
+        self.code = case_code(context, f)
+        name = self.code.name if self.code else f.housing_code
+        super().__init__(
+            context,
+            f"Inspection of {f.address}",
+            f"Case {f.number}. Add each violation found from {name}: type its section or "
+            "words, the unit and room, then Add (Alt+A). The correction date follows the item "
+            "(140-3A(3)); change it when the notice should allow another time.",
+            "&Record inspection",
+            parent,
+        )
+        self.setMinimumWidth(720)
+        self.facts = f
+        self.inspected_on = date_edit(self, "inspectedOn", context.clock.today())
+        self.inspected_on.dateChanged.connect(self._item_chosen)
+        self.add_field("Inspected &on:", self.inspected_on, "inspected on")
+        # Re-inspection: each open violation corrected or not.
+        self.findings: dict[int, QComboBox] = {}
+        for v in p.open_violations(f):
+            combo = _combo(self, f"finding{v.id}", list(_FINDINGS))
+            where = f" ({v.location})" if v.location else ""
+            words = QLabel(f"{v.title}{where}, correct by {format_date(v.correct_by)}", self)
+            words.setObjectName("noteText")
+            row = QHBoxLayout()
+            row.setContentsMargins(0, 0, 0, 0)
+            row.addWidget(combo)
+            row.addWidget(words, 1)
+            holder = QWidget(self)
+            holder.setLayout(row)
+            self.form.addRow(f"{v.section}:", holder)  # the combo itself is what is read
+            self.findings[v.id] = combo
+        self.standards: list[Standard] = list(self.code.standards) if self.code else []
+        self.item = QComboBox(self)
+        self.item.setObjectName("violationItem")
+        self.item.setEditable(True)
+        self.item.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        self.item.addItem("", None)
+        for s in self.standards:
+            self.item.addItem(f"{s.section} {s.title}", s.section)
+        completer = QCompleter([self.item.itemText(i) for i in range(1, self.item.count())], self)
+        completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        completer.setFilterMode(Qt.MatchFlag.MatchContains)
+        self.item.setCompleter(completer)
+        self.item.currentIndexChanged.connect(self._item_chosen)
+        self.item.editTextChanged.connect(self._item_chosen)
+        self.add_field("&Violation:", self.item, "section")
+        self.unit = _line(self, "violationUnit", "optional: 1, Upper …")
+        self.room = _line(self, "violationRoom", "optional: kitchen, rear porch …")
+        place = QHBoxLayout()
+        place.addWidget(self.unit, 1)
+        place.addWidget(self.room, 2)
+        holder = QWidget(self)
+        holder.setLayout(place)
+        place.setContentsMargins(0, 0, 0, 0)
+        self.add_field("&Unit, room:", holder, "unit", "room")
+        self.correct_by = date_edit(self, "violationCorrectBy", context.clock.today())
+        self.add_button = QPushButton("&Add", self)
+        self.add_button.setObjectName("addViolation")
+        self.add_button.setAutoDefault(False)
+        self.add_button.clicked.connect(self.add_violation)
+        row = QHBoxLayout()
+        row.addWidget(self.correct_by)
+        row.addWidget(self.add_button)
+        row.addStretch(1)
+        holder2 = QWidget(self)
+        holder2.setLayout(row)
+        row.setContentsMargins(0, 0, 0, 0)
+        self.add_field("Correct &by:", holder2, "correct by")
+        self.found_list = QListWidget(self)
+        self.found_list.setObjectName("violationsFound")
+        self.found_list.setFixedHeight(self.fontMetrics().lineSpacing() * 4 + 12)
+        self.add_field("Found:", self.found_list, "violations")
+        self.notes = _line(self, "inspectionNotes", "optional")
+        self.add_field("No&tes:", self.notes, "notes")
+        self.found: list[inspections.FoundViolation] = []
+        self.recorded: inspections.InspectionRecorded | None = None
+
+    def _standard(self) -> Standard | None:
+        """The item picked from the list, or typed: its section, or its section and title."""
+        typed = " ".join(self.item.currentText().split()).lower()
+        if not typed:
+            return None
+        for s in self.standards:
+            if typed in (s.section.lower(), f"{s.section} {s.title}".lower()):
+                return s
+        return None
+
+    def _item_chosen(self) -> None:
+        s = self._standard()
+        if s is not None:
+            day = deadlines.correction_date(_day(self.inspected_on), s.days)
+            self.correct_by.setDate(to_qdate(day))
+            self.item.setToolTip(s.text)
+
+    def add_violation(self) -> bool:
+        """The violation typed above, added to those found; False when there is none."""
+        typed = self.item.currentText().strip()
+        if not typed:
+            return False
+        s = self._standard()
+        if s is None:
+            raise ValidationError("section", f"no item of the housing code matches “{typed}”")
+        found = inspections.FoundViolation(
+            s.section,
+            unit=self.unit.text(),
+            room=self.room.text(),
+            correct_by=_day(self.correct_by),
+        )
+        self.found.append(found)
+        where = ", ".join(x for x in (f"Unit {found.unit}" if found.unit else "", found.room) if x)
+        self.found_list.addItem(
+            f"{s.section} {s.title}"
+            + (f" ({where})" if where else "")
+            + f", correct by {format_date(found.correct_by)}"
+        )
+        self.item.setCurrentIndex(0)
+        self.item.setEditText("")
+        self.unit.clear()
+        self.room.clear()
+        self.item.setFocus()
+        return True
+
+    def submit(self) -> bool:
+        try:
+            self.add_violation()  # typed but not added: the inspector meant it
+        except ValidationError as e:
+            self.error_label.setText(str(e))
+            self.error_label.setVisible(True)
+            self.item.setFocus()
+            return False
+        return super().submit()
+
+    def run(self) -> None:
+        checks = {
+            vid: combo.currentData()
+            for vid, combo in self.findings.items()
+            if combo.currentData() is not None
+        }
+        self.recorded = inspections.record_inspection(
+            self.context.database.uow(),
+            self.context.clock,
+            self.context.session.actor,
+            self.facts.id,
+            _day(self.inspected_on),
+            found=self.found,
+            checks=checks,
+            notes=self.notes.text(),
+        )
+
+
+# --- the notice -------------------------------------------------------------------------------
+
+
+class NoticeDialog(ActionDialog):
+    """140-3A: in writing (1), with the reasons (2), a time to correct each violation (3), served
+    on the persons responsible and any known agent (4), with the remedial action (5)."""
+
+    def __init__(self, context: PermitContext, f: CaseFacts, parent: QWidget | None = None) -> None:
+        super().__init__(
+            context,
+            "Issue a notice of violation",
+            f"Case {f.number}, {f.address}. Only violations the housing code marks as affecting "
+            "health or safety are noticed (140-3A). Add each addressee (Alt+A); the notice is "
+            "frozen once issued.",
+            "&Issue notice",
+            parent,
+        )
+        self.setMinimumWidth(720)
+        self.facts = f
+        code = case_code(context, f)
+        self.lines: dict[int, tuple[QCheckBox, QLineEdit]] = {}
+        for v in p.noticeable(f):
+            s = None
+            if code is not None:
+                try:
+                    s = code.standard(v.section)
+                except KeyError:
+                    s = None
+            box = QCheckBox(
+                f"{v.section} {v.title}" + (f" ({v.location})" if v.location else ""), self
+            )
+            box.setObjectName(f"include{v.id}")
+            ok = s is None or s.health_safety
+            box.setChecked(ok)
+            box.setEnabled(ok)
+            if not ok:
+                box.setText(box.text() + ": not a health or safety item")
+            action = _line(self, f"remedial{v.id}", "the remedial action (140-3A(5))")
+            action.setEnabled(ok)
+            self.add_field("" if self.lines else "&Violations:", box, "violations")
+            self.add_field(f"correct by {format_date(v.correct_by)}:", action, "remedial action")
+            self.lines[v.id] = (box, action)
+        self.statement = _text_box(self, "noticeStatement", "why the notice is issued", 2)
+        self.add_field("&Reasons:", self.statement, "reasons")
+        self.emergency = QCheckBox("Emergency order, effective today (140-3H)", self)
+        self.emergency.setObjectName("emergencyOrder")
+        self.add_field("", self.emergency)
+        self.role = _combo(
+            self, "addresseeRole", [(r.value.title(), r.value) for r in AddresseeRole]
+        )
+        self.name = _line(self, "addresseeName", "name")
+        self.address = _line(self, "addresseeAddress", "last known address")
+        self.add_button = QPushButton("&Add", self)
+        self.add_button.setObjectName("addAddressee")
+        self.add_button.setAutoDefault(False)
+        self.add_button.clicked.connect(self.add_addressee)
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.role)
+        row.addWidget(self.name, 2)
+        row.addWidget(self.address, 3)
+        row.addWidget(self.add_button)
+        holder = QWidget(self)
+        holder.setLayout(row)
+        self.add_field("A&ddressee:", holder, "addressee's name", "addressee's address")
+        self.addressee_list = QListWidget(self)
+        self.addressee_list.setObjectName("addressees")
+        self.addressee_list.setFixedHeight(self.fontMetrics().lineSpacing() * 3 + 12)
+        self.add_field("To:", self.addressee_list, "addressees")
+        self.addressees: list[notices.Addressee] = []
+        self.issued: notices.NoticeIssued | None = None
+
+    def add_addressee(self) -> bool:
+        if not (self.name.text().strip() or self.address.text().strip()):
+            return False
+        a = notices.Addressee(
+            AddresseeRole(self.role.currentData()), self.name.text(), self.address.text()
+        )
+        self.addressees.append(a)
+        self.addressee_list.addItem(f"{a.name} ({a.role.value}), {a.address}")
+        self.name.clear()
+        self.address.clear()
+        self.role.setFocus()
+        return True
+
+    def run(self) -> None:
+        self.add_addressee()
+        lines = [
+            notices.NoticeLine(vid, action.text())
+            for vid, (box, action) in self.lines.items()
+            if box.isChecked()
+        ]
+        self.issued = notices.issue_notice(
+            self.context.database.uow(),
+            self.context.clock,
+            self.context.session.actor,
+            self.facts.id,
+            self.addressees,
+            lines,
+            self.statement.toPlainText(),
+            emergency=self.emergency.isChecked(),
+        )
+
+
+# --- service, petition, hearing, decision --------------------------------------------------
+
+_METHODS = [
+    ("Personally", ServiceMethod.PERSONAL),
+    ("Registered mail", ServiceMethod.REGISTERED_MAIL),
+    ("Posting in a conspicuous place", ServiceMethod.POSTING),
+]
+
+
+class ServiceDialog(ActionDialog):
+    def __init__(self, context: PermitContext, f: CaseFacts, parent: QWidget | None = None) -> None:
+        super().__init__(
+            context,
+            "Record the service of the notice",
+            f"Case {f.number}. 140-3A(4): served personally, by registered mail to the last "
+            "known address (served the day it is sent), or by posting in a conspicuous place "
+            "in or about the dwelling. A petition is timely through the 10th day after.",
+            "&Record service",
+            parent,
+        )
+        self.facts = f
+        self.addressee = _combo(
+            self,
+            "serviceAddressee",
+            [
+                (f"{a.name} ({a.role.value}), notice of {format_date(n.issued_on)}", a.id)
+                for n, a in p.unserved(f)
+            ],
+        )
+        self.add_field("&Addressee:", self.addressee, "addressee")
+        self.method = _combo(self, "serviceMethod", [(w, m.value) for w, m in _METHODS])
+        self.add_field("&How:", self.method, "method")
+        self.served_on = date_edit(self, "servedOn", context.clock.today())
+        self.add_field("Served &on:", self.served_on, "served on")
+        me = context.session.full_name or context.session.actor.username
+        self.served_by = _line(self, "servedBy", "who served it", me)
+        self.add_field("Served &by:", self.served_by, "served by")
+        self.served: notices.ServiceRecorded | None = None
+
+    def run(self) -> None:
+        self.served = notices.record_service(
+            self.context.database.uow(),
+            self.context.clock,
+            self.context.session.actor,
+            self.addressee.currentData(),
+            ServiceMethod(self.method.currentData()),
+            _day(self.served_on),
+            self.served_by.text(),
+        )
+
+
+class PetitionDialog(ActionDialog):
+    def __init__(self, context: PermitContext, f: CaseFacts, parent: QWidget | None = None) -> None:
+        super().__init__(
+            context,
+            "Record a petition for a hearing",
+            f"Case {f.number}. 140-3B: a written petition filed in the office, with a brief "
+            "statement of the grounds, within 10 days after service on the petitioner. A late "
+            "one is recorded as late.",
+            "&Record petition",
+            parent,
+        )
+        choices = p.petitionable(f)
+        self.addressee = _combo(
+            self,
+            "petitionAddressee",
+            [(f"{a.name} ({a.role.value})", a.id) for _n, a in choices],
+        )
+        self.names = {a.id: a.name for _n, a in choices}
+        self.addressee.currentIndexChanged.connect(self._chosen)
+        self.add_field("&Addressee:", self.addressee, "addressee")
+        self.filed_on = date_edit(self, "petitionFiled", context.clock.today())
+        self.add_field("&Filed on:", self.filed_on, "filed on")
+        self.petitioner = _line(self, "petitioner", "who signed it")
+        self.add_field("&Petitioner:", self.petitioner, "petitioner")
+        self.grounds = _text_box(self, "petitionGrounds", "the grounds, as written", 3)
+        self.add_field("&Grounds:", self.grounds, "grounds")
+        self._chosen()
+        self.recorded: petitions.PetitionRecorded | None = None
+
+    def _chosen(self) -> None:
+        self.petitioner.setText(self.names.get(self.addressee.currentData(), ""))
+
+    def run(self) -> None:
+        self.recorded = petitions.record_petition(
+            self.context.database.uow(),
+            self.context.clock,
+            self.context.session.actor,
+            self.addressee.currentData(),
+            _day(self.filed_on),
+            self.petitioner.text(),
+            self.grounds.toPlainText(),
+        )
+
+
+class HearingDialog(ActionDialog):
+    def __init__(
+        self, context: PermitContext, f: CaseFacts, n: NoticeFact, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(
+            context,
+            "Schedule the Council's hearing",
+            f"Case {f.number}. 140-3B: the inspector arranges the time and place of the hearing "
+            "before the Common Council and gives the petitioner written notice of it.",
+            "&Schedule",
+            parent,
+        )
+        self.notice = n
+        today = context.clock.today()
+        self.hearing_on = date_edit(self, "hearingOn", n.hearing_on or today)
+        self.add_field("&Hearing on:", self.hearing_on, "hearing on")
+        self.place = _line(
+            self, "hearingPlace", "", n.hearing_place or "Council Chambers, City Hall"
+        )
+        self.add_field("&Place:", self.place, "place")
+        self.sent_on = date_edit(self, "hearingNoticeSent", today)
+        self.add_field("Written &notice sent:", self.sent_on, "written notice sent on")
+
+    def run(self) -> None:
+        petitions.schedule_hearing(
+            self.context.database.uow(),
+            self.context.clock,
+            self.context.session.actor,
+            self.notice.id,
+            _day(self.hearing_on),
+            self.place.text(),
+            _day(self.sent_on),
+        )
+
+
+_DECISIONS = [
+    ("Sustained: the notice is an order", Decision.SUSTAIN),
+    ("Modified: new correction dates", Decision.MODIFY),
+    ("Withdrawn", Decision.WITHDRAW),
+]
+
+
+class DecisionDialog(ActionDialog):
+    def __init__(
+        self, context: PermitContext, f: CaseFacts, n: NoticeFact, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(
+            context,
+            "Record the Common Council's decision",
+            f"Case {f.number}, hearing of {format_date(n.hearing_on)}. 140-3C: the Council "
+            "sustains, modifies or withdraws the notice; sustained or modified, it is an order "
+            "from the decision. The findings are the record of the hearing (140-3F).",
+            "&Record decision",
+            parent,
+        )
+        self.notice = n
+        self.decision = _combo(self, "councilDecision", [(w, d.value) for w, d in _DECISIONS])
+        self.decision.currentIndexChanged.connect(self._decided)
+        self.add_field("&Decision:", self.decision, "decision")
+        self.decided_on = date_edit(self, "decidedOn", context.clock.today())
+        self.add_field("Decided &on:", self.decided_on, "decided on")
+        self.findings = _text_box(self, "councilFindings", "the findings, as the minutes say", 3)
+        self.add_field("&Findings:", self.findings, "findings")
+        self.new_dates: dict[int, QDateEdit] = {}
+        for v in f.violations:
+            if v.id in n.violation_ids:
+                edit = date_edit(self, f"newDate{v.id}", v.correct_by)
+                self.add_field(f"{v.section} correct by:", edit, "correction dates")
+                self.new_dates[v.id] = edit
+        self._decided()
+
+    def _decided(self) -> None:
+        modify = self.decision.currentData() == Decision.MODIFY.value
+        for edit in self.new_dates.values():
+            edit.setEnabled(modify)
+
+    def run(self) -> None:
+        decision = Decision(self.decision.currentData())
+        dates = (
+            {vid: _day(e) for vid, e in self.new_dates.items()}
+            if decision is Decision.MODIFY
+            else {}
+        )
+        petitions.record_council_decision(
+            self.context.database.uow(),
+            self.context.clock,
+            self.context.session.actor,
+            self.notice.id,
+            decision,
+            _day(self.decided_on),
+            self.findings.toPlainText(),
+            dates,
+        )
+
+
+# --- an order not complied with, and closing -----------------------------------------------
+
+_ESCALATIONS = [
+    ("Re-inspect on a later day", EscalationKind.REINSPECTION),
+    ("Citation to the municipal court", EscalationKind.CITATION),
+    ("Condemnation (the condemnation register)", EscalationKind.CONDEMNATION),
+    ("Abatement by the city, cost to the tax roll", EscalationKind.ABATEMENT),
+]
+
+
+class EscalationDialog(ActionDialog):
+    def __init__(
+        self, context: PermitContext, f: CaseFacts, order_id: int, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(
+            context,
+            "Enforce the order",
+            f"Case {f.number}: a violation of the order is still open after its correction "
+            "date. Record what is done: a re-inspection, a citation, a condemnation (record it "
+            "in Licences & condemnations first and give its number) or abatement by the city "
+            "(Wis. s. 66.0627: the cost is a special charge on the tax roll).",
+            "&Record",
+            parent,
+        )
+        self.facts = f
+        self.order_id = order_id
+        today = context.clock.today()
+        self.kind = _combo(self, "escalationKind", [(w, k.value) for w, k in _ESCALATIONS])
+        self.add_field("&What:", self.kind, "kind")
+        self.decided_on = date_edit(self, "escalationDecided", today)
+        self.add_field("Decided &on:", self.decided_on, "decided on")
+        self.reinspect_on = date_edit(self, "reinspectOn", today)
+        self.add_field("Re-&inspect on:", self.reinspect_on, "re-inspect on")
+        self.reference = _line(self, "courtReference", "the citation's number")
+        self.add_field("&Citation:", self.reference, "court reference")
+        self.condemnation = _line(self, "condemnationNumber", "the condemnation's number, e.g. 3")
+        self.add_field("Co&ndemnation #:", self.condemnation, "condemnation")
+        self.cost = _line(self, "abatementCost", "e.g. 1250.00")
+        self.add_field("Co&st $:", self.cost, "cost")
+        self.notes = _line(self, "escalationNotes", "optional")
+        self.add_field("No&tes:", self.notes, "notes")
+        self.kind.currentIndexChanged.connect(self._kind)
+        self._kind()
+
+    def _kind(self) -> None:
+        kind = EscalationKind(self.kind.currentData())
+        self.reinspect_on.setEnabled(kind is EscalationKind.REINSPECTION)
+        self.reference.setEnabled(kind is EscalationKind.CITATION)
+        self.condemnation.setEnabled(kind is EscalationKind.CONDEMNATION)
+        self.cost.setEnabled(kind is EscalationKind.ABATEMENT)
+
+    def run(self) -> None:
+        kind = EscalationKind(self.kind.currentData())
+        cost: Decimal | None = None
+        condemnation: int | None = None
+        if kind is EscalationKind.ABATEMENT:
+            try:
+                cost = Decimal(self.cost.text().replace("$", "").replace(",", "").strip())
+            except InvalidOperation:
+                raise ValidationError("cost", "give the cost in dollars and cents") from None
+        if kind is EscalationKind.CONDEMNATION:
+            typed = self.condemnation.text().strip().lstrip("#")
+            if not typed.isdigit():
+                raise ValidationError("condemnation", "give the condemnation's number")
+            condemnation = int(typed)
+        orders.record_escalation(
+            self.context.database.uow(),
+            self.context.clock,
+            self.context.session.actor,
+            orders.EscalationInput(
+                order_id=self.order_id,
+                kind=kind,
+                decided_on=_day(self.decided_on),
+                notes=self.notes.text(),
+                reinspect_on=_day(self.reinspect_on)
+                if kind is EscalationKind.REINSPECTION
+                else None,
+                court_reference=self.reference.text(),
+                condemnation_id=condemnation,
+                cost=cost,
+            ),
+        )
+
+
+_CLOSURES = [
+    ("Every violation corrected", ClosureReason.CORRECTED),
+    ("Unfounded: inspected, no violation found", ClosureReason.UNFOUNDED),
+    ("Withdrawn (give the reason)", ClosureReason.WITHDRAWN),
+]
+
+
+class CloseDialog(ActionDialog):
+    def __init__(self, context: PermitContext, f: CaseFacts, parent: QWidget | None = None) -> None:
+        super().__init__(
+            context,
+            f"Close case {f.number}",
+            f"{f.address}. A case closes when every violation is corrected, as unfounded when "
+            "the inspection found none, or withdrawn with the reason in words (its open "
+            "violations are withdrawn with it).",
+            "&Close case",
+            parent,
+        )
+        self.facts = f
+        default = ClosureReason.CORRECTED if f.violations else ClosureReason.UNFOUNDED
+        self.reason = _combo(self, "closeReason", [(w, r.value) for w, r in _CLOSURES])
+        self.reason.setCurrentIndex([r for _w, r in _CLOSURES].index(default))
+        self.add_field("&Reason:", self.reason, "reason")
+        self.closed_on = date_edit(self, "closedOn", context.clock.today())
+        self.add_field("Closed &on:", self.closed_on, "closed on")
+        self.close_note = _line(self, "closeNote", "required when withdrawn")
+        self.add_field("&Note:", self.close_note, "note")
+
+    def run(self) -> None:
+        cases.close_case(
+            self.context.database.uow(),
+            self.context.clock,
+            self.context.session.actor,
+            self.facts.id,
+            ClosureReason(self.reason.currentData()),
+            self.close_note.text(),
+            _day(self.closed_on),
+        )
+
+
+def complainant_words(label: QLabel, text: str) -> None:
+    label.setText(text)
+    label.setVisible(bool(text))
