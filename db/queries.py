@@ -60,6 +60,10 @@ SORT_COLUMNS: dict[str, Any] = {
     "valuation": p.c.valuation,
 }
 DEFAULT_SORT = "applied"
+# Columns every permit fills (the service dates each application, desk/services/permits.py):
+# sorted without NULLS LAST, so PostgreSQL walks their index for the first page (with NULLS
+# LAST it sorted all 100,000 permits: 63 ms, against 1 ms).
+_NEVER_EMPTY = frozenset({"applied", "status", "kind"})
 
 
 def _term_condition(token: TokenMatch) -> ColumnElement[bool]:
@@ -270,11 +274,12 @@ def search_permits(
     """A page of the permits list, filtered and sorted in SQL; close matches closest first."""
     if plan is None:
         plan = plan_search(conn, municipality_id, text, where)
-    column = SORT_COLUMNS.get(sort, SORT_COLUMNS[DEFAULT_SORT])
+    key = sort if sort in SORT_COLUMNS else DEFAULT_SORT
+    column = SORT_COLUMNS[key]
     order = column.desc() if descending else column.asc()
     tiebreak = p.c.id.desc() if descending else p.c.id.asc()
     closeness = _closeness(plan)
-    ordering = [order.nulls_last(), tiebreak]
+    ordering = [order if key in _NEVER_EMPTY else order.nulls_last(), tiebreak]
     if closeness is not None:
         ordering.insert(0, closeness.asc())
     stmt = (
