@@ -48,6 +48,7 @@ from desk.domain.model import (
     User,
 )
 from desk.domain.municipality import LetterheadVersion, MunicipalityImage
+from desk.enforcement import licences as rooming
 from desk.enforcement import model as enforcement
 from desk.fees.model import AssessedLine, StoredVersion
 
@@ -227,3 +228,8 @@ def start_mappers() -> None:
         (enforcement.EnforcementOrder, schema.enforcement_order),
     ):
         mapper_registry.map_imperatively(cls, table, **_versioned(table))
+    # Rooming house licences (revision 0018): plain rows; desk.services.enforcement.licences.
+    mapper_registry.map_imperatively(rooming.LicenceRoom, schema.rooming_licence_room)
+    mapper_registry.map_imperatively(
+        rooming.RoomingLicence, schema.rooming_licence, **_versioned(schema.rooming_licence)
+    )

@@ -50,6 +50,7 @@ from desk.domain.inspections import Result as InspectionResult
 from desk.domain.licensing import Outcome as CondemnationOutcome
 from desk.domain.model import DepositState, InspectionStatus
 from desk.domain.sureties import BondKind, BondPurpose, BondScope, BondStatus, CoverageKind
+from desk.enforcement import licences as rooming
 from desk.enforcement import model as enforcement
 
 
@@ -1137,4 +1138,65 @@ enforcement_escalation = Table(
     Column("tax_roll_year", Integer, index=True),
     Column("by_user_id", ForeignKey("app_user.id")),
     Column("at", UTCDateTime),
+)
+
+# Revision 0018: rooming house licences (Hudson 140-10A to E, G): the application with its rooms
+# and fixtures, the issued licence numbered RH-YYYY-NNNN, its suspension (140-10C), petition and
+# revocation (140-10D, 140-3E), denial and hearing (140-10B), and the change of owner (140-10A).
+rooming_licence = Table(
+    "rooming_licence",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    version_column(),
+    Column("municipality_id", ForeignKey("municipality.id"), nullable=False),
+    Column("parcel_id", ForeignKey("parcel.id"), nullable=False, index=True),
+    Column("dwelling_unit", String(40), nullable=False),
+    Column("operator_name", String(200), nullable=False),
+    Column("operator_address", Text, nullable=False),
+    Column("operator_party_id", ForeignKey("party.id")),
+    Column("persons", Integer, nullable=False),
+    Column("water_closets", Integer, nullable=False),
+    Column("lavatories", Integer, nullable=False),
+    Column("baths", Integer, nullable=False),
+    Column("applied_on", Date, nullable=False),
+    Column("state", StrEnumType(rooming.LicenceState), nullable=False, index=True),
+    Column("case_id", ForeignKey("enforcement_case.id")),
+    Column("number", String(20)),
+    Column("issued_on", Date),
+    Column("issued_by_id", ForeignKey("app_user.id")),
+    Column("expires_on", Date, index=True),
+    Column("denied_on", Date),
+    Column("denial_reason", Text, nullable=False),
+    Column("warned_on", Date),
+    Column("correct_by", Date),
+    Column("suspended_on", Date),
+    Column("petition_filed_on", Date),
+    Column("petitioner", String(200), nullable=False),
+    Column("petition_timely", Boolean),
+    Column("decision", StrEnumType(rooming.HearingDecision)),
+    Column("decided_on", Date),
+    Column("findings", Text, nullable=False),
+    Column("revoked_on", Date),
+    Column("revocation", StrEnumType(rooming.RevocationKind)),
+    Column("changed_at", UTCDateTime),
+    Column("change_notice_at", UTCDateTime),
+    Column("change_notice_late", Boolean),
+    Column("successor_name", String(200), nullable=False),
+    Column("successor_address", Text, nullable=False),
+    Column("ended_on", Date),
+    Column("by_user_id", ForeignKey("app_user.id")),
+    Column("at", UTCDateTime),
+    UniqueConstraint("municipality_id", "number", name="uq_rooming_licence_number"),
+)
+
+rooming_licence_room = Table(
+    "rooming_licence_room",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("licence_id", ForeignKey("rooming_licence.id"), nullable=False, index=True),
+    Column("name", String(80), nullable=False),
+    Column("floor_area", Thousandths, nullable=False),  # square feet
+    Column("sleeping", Boolean, nullable=False),
+    Column("occupants_over_12", Integer, nullable=False),
+    Column("occupants_under_12", Integer, nullable=False),
 )

@@ -60,6 +60,7 @@ from desk.domain.model import (
 )
 from desk.domain.municipality import LetterheadVersion, MunicipalityImage
 from desk.domain.search import number_sort_key, permit_terms
+from desk.enforcement import licences as rooming
 from desk.enforcement import model as enforcement
 from desk.fees.model import AssessedLine, StoredVersion
 
@@ -122,6 +123,13 @@ ENTITY_NAMES.update(
         enforcement.Petition: "enforcement_petition",
         enforcement.EnforcementOrder: "enforcement_order",
         enforcement.Escalation: "enforcement_escalation",
+    }
+)
+# Rooming house licences (revision 0018).
+ENTITY_NAMES.update(
+    {
+        rooming.RoomingLicence: "rooming_licence",
+        rooming.LicenceRoom: "rooming_licence_room",
     }
 )
 # The complainant is confidential (code enforcement): the audit trail says only that it was set.

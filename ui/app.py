@@ -413,6 +413,13 @@ def _sweep_lapsed(database: Database, municipality_id: int) -> str:
             f"{len(orders)} notice(s) of violation became orders, no petition having been filed "
             f"within 10 days after service (140-3D): {cases}{more}."
         )
+    # Hudson 140-10D: a licence suspended with no petition within 10 days is revoked.
+    from desk.services.enforcement.licences import sweep_licences
+
+    revoked = sweep_licences(database.uow(), SystemClock(), municipality_id)
+    if revoked:
+        numbers = ", ".join(r.number for r in revoked[:6])
+        lines.append(f"{len(revoked)} rooming house licence(s) revoked (140-10D): {numbers}.")
     return " ".join(lines)
 
 

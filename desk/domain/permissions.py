@@ -58,6 +58,12 @@ class Permission(StrEnum):
     RECORD_ESCALATION = "record the enforcement of an order"
     CLOSE_CASE = "close code enforcement cases"
     VIEW_COMPLAINANT = "see who complained"
+    # Rooming house licences (Hudson 140-10A): the operator applies to the Building Inspector's
+    # office (the clerk records it), the City Clerk issues once the inspector is satisfied; the
+    # inspector denies, warns and suspends (140-10B, C).
+    RECORD_ROOMING_APPLICATION = "record rooming house licence applications and changes"
+    ISSUE_ROOMING_LICENCE = "issue rooming house licences (Hudson 140-10A)"
+    SUSPEND_ROOMING_LICENCE = "deny, warn and suspend rooming house licences (Hudson 140-10)"
 
 
 # 15.1.6: the Building Inspector issues permits; the clerk takes applications at the counter.
@@ -77,6 +83,8 @@ ROLE_PERMISSIONS: dict[Role, frozenset[Permission]] = {
             Permission.TAKE_COMPLAINT,
             Permission.RECORD_PETITION,
             Permission.RECORD_SERVICE,
+            Permission.RECORD_ROOMING_APPLICATION,
+            Permission.ISSUE_ROOMING_LICENCE,
         }
     ),
     Role.INSPECTOR: frozenset(
@@ -104,6 +112,7 @@ ROLE_PERMISSIONS: dict[Role, frozenset[Permission]] = {
             Permission.RECORD_ESCALATION,
             Permission.CLOSE_CASE,
             Permission.VIEW_COMPLAINANT,
+            Permission.SUSPEND_ROOMING_LICENCE,
         }
     ),
     Role.ENGINEER: frozenset({Permission.MANAGE_PARTIES, Permission.RECORD_STREET_REPAVING}),

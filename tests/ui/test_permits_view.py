@@ -225,6 +225,7 @@ def test_the_navigation_lists_only_sections_that_work(main_window: MainWindow) -
         "Bonds & Insurance",
         "Deposits",
         "Licences & condemnations",
+        "Code enforcement",
         "Cashier",
         "Treasurer",
         "Reports",
