@@ -48,6 +48,15 @@ from desk.domain.enums import PartyRole, PermitClass, PermitStatus, WorkClass
 from desk.domain.inspections import Result
 from desk.domain.kinds import PermitKind, kinds_for
 from desk.domain.model import InspectionStatus
+from desk.enforcement.model import (
+    Channel,
+    ClosureReason,
+    Decision,
+    EscalationKind,
+    NoticeKind,
+    OrderKind,
+    ServiceMethod,
+)
 from desk.errors import NotFound
 
 p = schema.permit
@@ -337,6 +346,10 @@ def monthly_report(
         licences=licence_queries.licence_counts_for(conn, municipality_id, periods, trade),
         licences_granted=licence_queries.month_licences(conn, municipality_id, period, trade),
         money=r.money_split(fees_by_account(conn, municipality_id, key, period, trade)),
+        # Code enforcement (Hudson 140-3): the report of every trade only.
+        enforcement=enforcement_section(conn, municipality_id, period, periods[2])
+        if trade is None
+        else None,
     )
 
 
@@ -916,6 +929,9 @@ def annual_report(
         # 15.1.6(c) condemnations; City licences granted and revoked (revision 0011).
         licensing=licence_queries.licensing_section(conn, municipality_id, period, trade),
         register_starts=register_starts(conn, municipality_id),
+        enforcement=enforcement_section(conn, municipality_id, period, hearings=True)
+        if trade is None
+        else None,
     )
 
 
@@ -1609,4 +1625,226 @@ def new_residential_units(conn: Connection, municipality_id: int, period: r.Peri
                 _between(p.c.issued_on, period),
             )
         ).scalar_one()
+    )
+
+
+# --------------------------------------------------------------------------- code enforcement
+
+ec = schema.enforcement_case
+ecp = schema.enforcement_complaint
+en = schema.enforcement_notice
+ead = schema.enforcement_addressee
+esv = schema.enforcement_service
+epe = schema.enforcement_petition
+eod = schema.enforcement_order
+ees = schema.enforcement_escalation
+ENFORCEMENT_TABLES = (
+    "enforcement_case",
+    "enforcement_complaint",
+    "enforcement_notice",
+    "enforcement_addressee",
+    "enforcement_service",
+    "enforcement_petition",
+    "enforcement_order",
+    "enforcement_escalation",
+)
+
+
+def has_enforcement(conn: Connection, municipality_id: int) -> bool:
+    """Whether the municipality keeps a code-enforcement register (revision 0017) with at least
+    one case: the reports show their code-enforcement part only then."""
+    if not set(ENFORCEMENT_TABLES) <= set(inspect(conn).get_table_names()):
+        return False
+    found = conn.execute(
+        select(ec.c.id).where(ec.c.municipality_id == municipality_id).limit(1)
+    ).first()
+    return found is not None
+
+
+def _tally(conn: Connection, stmt: Any, kind: type[Any]) -> dict[Any, int]:
+    """{enum member: count} from a (value, count) grouped select."""
+    return {kind(value): int(n) for value, n in conn.execute(stmt) if value is not None}
+
+
+def enforcement_figures(
+    conn: Connection, municipality_id: int, period: r.Period
+) -> r.EnforcementFigures:
+    """The register's events in the period, each by its own date (EnforcementFigures). Reads no
+    complainant column."""
+    mine = ec.c.municipality_id == municipality_id
+    complaints = _tally(
+        conn,
+        select(ecp.c.channel, func.count())
+        .where(ecp.c.municipality_id == municipality_id, _between(ecp.c.received_on, period))
+        .group_by(ecp.c.channel),
+        Channel,
+    )
+    opened = int(
+        conn.execute(
+            select(func.count()).where(mine, _between(ec.c.opened_on, period))
+        ).scalar_one()
+    )
+    closed = _tally(
+        conn,
+        select(ec.c.closed_reason, func.count())
+        .where(mine, _between(ec.c.closed_on, period))
+        .group_by(ec.c.closed_reason),
+        ClosureReason,
+    )
+    notice_case = en.join(ec, ec.c.id == en.c.case_id)
+    notices = _tally(
+        conn,
+        select(en.c.kind, func.count())
+        .select_from(notice_case)
+        .where(mine, _between(en.c.issued_on, period))
+        .group_by(en.c.kind),
+        NoticeKind,
+    )
+    service_case = esv.join(ead, ead.c.id == esv.c.addressee_id).join(
+        notice_case, en.c.id == ead.c.notice_id
+    )
+    served = _tally(
+        conn,
+        select(esv.c.method, func.count())
+        .select_from(service_case)
+        .where(mine, _between(esv.c.served_on, period))
+        .group_by(esv.c.method),
+        ServiceMethod,
+    )
+    returned = int(
+        conn.execute(
+            select(func.count())
+            .select_from(service_case)
+            .where(mine, _between(esv.c.returned_on, period))
+        ).scalar_one()
+    )
+    orders = _tally(
+        conn,
+        select(eod.c.kind, func.count())
+        .select_from(eod.join(ec, ec.c.id == eod.c.case_id))
+        .where(mine, _between(eod.c.effective_on, period))
+        .group_by(eod.c.kind),
+        OrderKind,
+    )
+    petitions = {
+        bool(timely): int(count)
+        for timely, count in conn.execute(
+            select(epe.c.timely, func.count())
+            .select_from(epe.join(notice_case, en.c.id == epe.c.notice_id))
+            .where(mine, _between(epe.c.filed_on, period))
+            .group_by(epe.c.timely)
+        )
+    }
+    decisions = _tally(
+        conn,
+        select(en.c.decision, func.count())
+        .select_from(notice_case)
+        .where(mine, _between(en.c.decided_on, period))
+        .group_by(en.c.decision),
+        Decision,
+    )
+    escalations: dict[EscalationKind, int] = {}
+    cost = ZERO
+    for kind, n, spent in conn.execute(
+        select(ees.c.kind, func.count(), func.sum(ees.c.cost))
+        .select_from(ees.join(ec, ec.c.id == ees.c.case_id))
+        .where(mine, _between(ees.c.decided_on, period))
+        .group_by(ees.c.kind)
+    ):
+        escalations[EscalationKind(kind)] = int(n)
+        if EscalationKind(kind) is EscalationKind.ABATEMENT:
+            cost = _money(spent)
+    # Dwellings condemned: the condemnation register's rows (an escalation to condemnation
+    # points to one of them, so the two are never added together).
+    condemned = (
+        len(licence_queries.condemnations_in(conn, municipality_id, period.start, period.end))
+        if licence_queries.recorded(conn)
+        else None
+    )
+    # Rooming-house licences (revision 0018), each event by its own date.
+    rl = schema.rooming_licence
+    licences = (
+        {
+            event: int(
+                conn.execute(
+                    select(func.count()).where(
+                        rl.c.municipality_id == municipality_id,
+                        _between(rl.c[f"{event}_on"], period),
+                    )
+                ).scalar_one()
+            )
+            for event in r.LICENCE_EVENTS
+        }
+        if rl.name in inspect(conn).get_table_names()
+        else None
+    )
+    return r.EnforcementFigures(
+        period=period,
+        complaints=complaints,
+        cases_opened=opened,
+        cases_closed=closed,
+        notices=notices,
+        served=served,
+        returned_unclaimed=returned,
+        orders=orders,
+        petitions_timely=petitions.get(True, 0),
+        petitions_late=petitions.get(False, 0),
+        decisions=decisions,
+        escalations=escalations,
+        abatement_cost=cost,
+        condemnations=condemned,
+        licences=licences,
+    )
+
+
+def enforcement_hearings(
+    conn: Connection, municipality_id: int, period: r.Period
+) -> tuple[r.HearingLine, ...]:
+    """The Council's hearings decided in the period (140-3C), by the day decided: the figure
+    "Hearings held and decided" counts the same rows. No complainant, no petitioner."""
+    rows = conn.execute(
+        select(
+            en.c.hearing_on,
+            en.c.decided_on,
+            ec.c.number,
+            en.c.property_address,
+            en.c.kind,
+            en.c.decision,
+        )
+        .select_from(en.join(ec, ec.c.id == en.c.case_id))
+        .where(
+            ec.c.municipality_id == municipality_id,
+            en.c.decision.is_not(None),
+            _between(en.c.decided_on, period),
+        )
+        .order_by(en.c.decided_on, ec.c.number, en.c.id)
+    )
+    return tuple(
+        r.HearingLine(
+            hearing_on=row.hearing_on or row.decided_on,
+            decided_on=row.decided_on,
+            case_number=row.number,
+            address=row.property_address,
+            emergency=NoticeKind(row.kind) is NoticeKind.EMERGENCY,
+            decision=Decision(row.decision),
+        )
+        for row in rows
+    )
+
+
+def enforcement_section(
+    conn: Connection,
+    municipality_id: int,
+    period: r.Period,
+    ytd: r.Period | None = None,
+    *,
+    hearings: bool = False,
+) -> r.EnforcementSection | None:
+    """The reports' code-enforcement part, or None when the municipality has no case."""
+    if not has_enforcement(conn, municipality_id):
+        return None
+    return r.EnforcementSection(
+        figures=enforcement_figures(conn, municipality_id, period),
+        ytd=enforcement_figures(conn, municipality_id, ytd) if ytd is not None else None,
+        hearings=enforcement_hearings(conn, municipality_id, period) if hearings else (),
     )

@@ -37,6 +37,13 @@ from reports.common import (
     letterhead_lines,
     signature_image,
 )
+from reports.monthly import (
+    ENFORCEMENT_TITLE,
+    enforcement_hearings_pdf,
+    enforcement_hearings_xlsx,
+    enforcement_pdf,
+    enforcement_xlsx,
+)
 from reports.report_pdf import Col, Pdf, count, day, money
 
 COUNCIL_SECTION = "15.1.6(c)"
@@ -381,6 +388,9 @@ def render_annual_pdf(
         empty=f"No razing or moving permits were issued in {rep.year}.",
     )
     _licensing_pdf(pdf, rep)  # condemnations (15.1.6(c)); City licences (15.1.74(b), 15.1.78)
+    if rep.enforcement is not None:  # Hudson 140-3, with the hearings decided in the year
+        enforcement_pdf(pdf, rep.enforcement, [str(rep.year)])
+        enforcement_hearings_pdf(pdf, rep.enforcement, str(rep.year))
 
     # --- orders
     pdf.h1("Stop-work orders, revocations and voided permits")
@@ -757,6 +767,12 @@ def export_annual_xlsx(rep: AnnualReport, out: Path, *, register: bool = True) -
         freeze=False,
     )
     _licensing_xlsx(wb, rep, lines, raz, row + len(rep.orders) + 3)
+    if rep.enforcement is not None:  # Hudson 140-3, with the hearings decided in the year
+        enf, at = enforcement_xlsx(
+            wb, rep.enforcement, [str(rep.year)], f"{ENFORCEMENT_TITLE} — {rep.year}", lines
+        )
+        enforcement_hearings_xlsx(enf, rep.enforcement, at)
+        xlsx.finish_sheet(enf, title_rows=set(range(1, len(lines) + 3)))
 
     fees = xlsx.add_sheet(wb, "Fees by account")
     row = xlsx.write_title(fees, f"Fees collected by GL account — {rep.year}", lines)

@@ -6,13 +6,18 @@ Excel workbook. Pure renderers over desk.domain.reports.MonthlyReport.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from openpyxl.styles import Alignment
+
 from desk.domain.reports import (
     ACTIVITY_COLUMNS,
     Activity,
+    EnforcementSection,
+    FigureLine,
     MonthlyReport,
     TradeActivity,
     month_period,
@@ -81,6 +86,7 @@ def render_monthly_pdf(rep: MonthlyReport, out: Path) -> None:
 
     _money_pdf(pdf, rep)
     _licences_pdf(pdf, rep)  # 15.1.74(b): "licenses and permits granted"
+    _enforcement_pdf(pdf, rep)  # Hudson 140-3
     pdf.h1(f"Permits granted in {rep.period.label}")
     pdf.table(
         [
@@ -220,6 +226,7 @@ def export_monthly_xlsx(rep: MonthlyReport, out: Path) -> None:
             start_row=row,
         )
         xlsx.finish_sheet(turn, title_rows=set(range(1, table.header_row)))
+    _enforcement_xlsx(wb, rep)  # Hudson 140-3: a sheet of its own, the last
     xlsx.finish_sheet(ws, title_rows=set(range(1, 5)))
     xlsx.save(wb, out)
 
@@ -348,3 +355,122 @@ def _licences_xlsx(wb: Any, ws: Any, rep: MonthlyReport, row: int) -> None:
             value=f"No City licences were granted in {rep.period.label}.",
         )
     xlsx.finish_sheet(sheet, title_rows=set(range(1, listing.header_row)))
+
+
+# --- code enforcement (Hudson 140-3) ------------------------------------------------------------
+
+ENFORCEMENT_TITLE = "Code enforcement (Hudson 140-3)"
+ENFORCEMENT_NOTE = (
+    "Each event is counted in the period of its own date: a complaint when received, a case when "
+    "opened or closed, a notice when issued, a service when made, an order when it took effect, "
+    "a petition when filed, a hearing when the Council decided, an escalation when decided. "
+    "Complainants are not named."
+)
+
+
+def _figure_text(line: FigureLine) -> str:
+    return money(line.value) if isinstance(line.value, Decimal) else count(line.value)
+
+
+def enforcement_pdf(pdf: Pdf, section: EnforcementSection, titles: Sequence[str]) -> None:
+    """The figures of each period side by side (the month and the year to date, or the year),
+    then the hearings decided, if the section lists them."""
+    periods = [section.figures, *([section.ytd] if section.ytd is not None else [])]
+    columns = [f.lines() for f in periods]
+    pdf.h1(ENFORCEMENT_TITLE)
+    pdf.table(
+        [Col("", 3.9), *(Col(t, 1.5, "RIGHT") for t in titles)],
+        [
+            [("      " if line.level else "") + line.label, *(_figure_text(c[k]) for c in columns)]
+            for k, line in enumerate(columns[0])
+        ],
+    )
+    pdf.note(ENFORCEMENT_NOTE)
+
+
+def enforcement_hearings_pdf(pdf: Pdf, section: EnforcementSection, period_words: str) -> None:
+    pdf.h2("Hearings before the Common Council (140-3B, 140-3C)")
+    pdf.table(
+        [
+            Col("Hearing", 0.8),
+            Col("Decided", 0.8),
+            Col("Case", 1.0),
+            Col("Address", 2.2, wrap=True),
+            Col("Decision", 2.2, wrap=True),
+        ],
+        [
+            [day(h.hearing_on), day(h.decided_on), h.case_number, h.address, h.decision_words]
+            for h in section.hearings
+        ],
+        empty=f"The Common Council decided no hearing in {period_words}.",
+    )
+
+
+def enforcement_xlsx(
+    wb: Any, section: EnforcementSection, titles: Sequence[str], title: str, lines: Sequence[str]
+) -> tuple[Any, int]:
+    """A sheet "Code enforcement": the figures of each period in a column; returns the sheet
+    and the first free row (for the hearings)."""
+    ws = xlsx.add_sheet(wb, "Code enforcement")
+    start = xlsx.write_title(ws, title, [*lines, ENFORCEMENT_NOTE])
+    periods = [section.figures, *([section.ytd] if section.ytd is not None else [])]
+    columns = [f.lines() for f in periods]
+    money_rows = {k for k, line in enumerate(columns[0]) if line.is_money}
+    table = xlsx.write_table(
+        ws,
+        ["Figure", *titles],
+        [[line.label, *(c[k].value for c in columns)] for k, line in enumerate(columns[0])],
+        total_row=False,
+        start_row=start,
+    )
+    for k, line in enumerate(columns[0]):
+        row = table.first_row + k
+        if line.level:
+            ws.cell(row=row, column=1).alignment = Alignment(indent=2)
+        else:
+            ws.cell(row=row, column=1).font = xlsx.TOTAL_FONT
+        for c in range(len(columns)):
+            cell = ws.cell(row=row, column=2 + c)
+            cell.number_format = xlsx.MONEY_FORMAT if k in money_rows else xlsx.COUNT_FORMAT
+    return ws, table.next_row + 1
+
+
+def enforcement_hearings_xlsx(ws: Any, section: EnforcementSection, row: int) -> int:
+    ws.cell(
+        row=row, column=1, value="Hearings before the Common Council (140-3B, 140-3C)"
+    ).font = xlsx.TOTAL_FONT
+    table = xlsx.write_table(
+        ws,
+        ["Hearing", "Decided", "Case", "Address", "Decision"],
+        [
+            [h.hearing_on, h.decided_on, h.case_number, h.address, h.decision_words]
+            for h in section.hearings
+        ],
+        date_cols={0, 1},
+        total_row=False,
+        start_row=row + 1,
+        freeze=False,
+    )
+    return table.next_row
+
+
+def _enforcement_titles(rep: MonthlyReport) -> list[str]:
+    return [rep.period.label, f"Year to date {rep.year}"]
+
+
+def _enforcement_pdf(pdf: Pdf, rep: MonthlyReport) -> None:
+    if rep.enforcement is not None:
+        enforcement_pdf(pdf, rep.enforcement, _enforcement_titles(rep))
+
+
+def _enforcement_xlsx(wb: Any, rep: MonthlyReport) -> None:
+    if rep.enforcement is None:
+        return
+    ws, _ = enforcement_xlsx(
+        wb,
+        rep.enforcement,
+        _enforcement_titles(rep),
+        f"{ENFORCEMENT_TITLE} — {rep.period.label}",
+        [rep.heading.municipality_name],
+    )
+    xlsx.finish_sheet(ws, title_rows=set(range(1, 5)))

@@ -25,12 +25,22 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
+from typing import Any
 
 from desk.dates import short_date
 from desk.domain.cashiering import AccountKind, AccountLine, AccountPurpose, act_211_deadline
 from desk.domain.enums import PermitClass, PermitStatus, WorkClass
 from desk.domain.kinds import TRADES, PermitKind
 from desk.domain.licensing import LICENCE_TRADES, CondemnationLine, LicenceLine
+from desk.enforcement.model import (
+    Channel,
+    ClosureReason,
+    Decision,
+    EscalationKind,
+    NoticeKind,
+    OrderKind,
+    ServiceMethod,
+)
 from desk.errors import ValidationError
 
 ZERO = Decimal("0.00")
@@ -362,6 +372,181 @@ class LicensingSection:
     show_licences: bool = True
 
 
+# --------------------------------------------------------------------------- code enforcement
+
+# Words for the register's values (desk.enforcement.model), in the order the reports print them.
+CHANNEL_WORDS = {
+    Channel.COUNTER: "at the counter",
+    Channel.PHONE: "by phone",
+    Channel.EMAIL: "by e-mail",
+    Channel.LETTER: "by letter",
+    Channel.REFERRAL: "by referral",
+}
+CLOSURE_WORDS = {
+    ClosureReason.CORRECTED: "every violation corrected",
+    ClosureReason.WITHDRAWN: "withdrawn",
+    ClosureReason.UNFOUNDED: "unfounded (no violation found)",
+}
+SERVICE_WORDS = {
+    ServiceMethod.PERSONAL: "personally",
+    ServiceMethod.REGISTERED_MAIL: "by registered mail",
+    ServiceMethod.POSTING: "by posting",
+}
+ORDER_WORDS = {
+    OrderKind.AUTOMATIC: "no timely petition (140-3D)",
+    OrderKind.COUNCIL: "upon the Council's decision (140-3C)",
+    OrderKind.EMERGENCY: "emergency orders (140-3H)",
+}
+DECISION_WORDS = {
+    Decision.SUSTAIN: "sustained",
+    Decision.MODIFY: "modified",
+    Decision.WITHDRAW: "withdrawn",
+}
+ESCALATION_WORDS = {
+    EscalationKind.REINSPECTION: "re-inspection",
+    EscalationKind.CITATION: "citation to the municipal court",
+    EscalationKind.CONDEMNATION: "condemnation",
+    EscalationKind.ABATEMENT: "abatement by the city",
+}
+
+
+# Rooming-house licence events the reports count, with the section of each (Hudson 140-10).
+LICENCE_EVENTS = {"issued": "140-10A", "suspended": "140-10C", "revoked": "140-10D"}
+
+
+@dataclass(frozen=True)
+class FigureLine:
+    """One line of the code-enforcement figures: a total (level 0) or a part of it (level 1)."""
+
+    key: str
+    label: str
+    value: int | Decimal
+    level: int = 0
+
+    @property
+    def is_money(self) -> bool:
+        return isinstance(self.value, Decimal)
+
+
+@dataclass(frozen=True)
+class EnforcementFigures:
+    """The code-enforcement register's events in one period, each counted in the period of its
+    own date (Hudson 140-3): a complaint on the day received, a case on the days opened and
+    closed, a notice on the day issued, a service on the day served, an order on the day it took
+    effect, a petition on the day filed, a Council decision on the day decided, an escalation on
+    the day decided. Never the complainant (desk/enforcement/readmodels.py)."""
+
+    period: Period
+    complaints: Mapping[Channel, int] = field(default_factory=dict)
+    cases_opened: int = 0
+    cases_closed: Mapping[ClosureReason, int] = field(default_factory=dict)
+    notices: Mapping[NoticeKind, int] = field(default_factory=dict)
+    served: Mapping[ServiceMethod, int] = field(default_factory=dict)
+    returned_unclaimed: int = 0  # registered mail returned: the addressee is served again
+    orders: Mapping[OrderKind, int] = field(default_factory=dict)
+    petitions_timely: int = 0
+    petitions_late: int = 0
+    decisions: Mapping[Decision, int] = field(default_factory=dict)
+    escalations: Mapping[EscalationKind, int] = field(default_factory=dict)
+    abatement_cost: Decimal = ZERO
+    # Dwellings condemned (the condemnation register); None: no register in this database.
+    condemnations: int | None = None
+    # Rooming-house licences issued, suspended and revoked (Hudson 140-10), by the day of each;
+    # None: no licence register in this database (before revision 0018).
+    licences: Mapping[str, int] | None = None
+
+    def lines(self) -> list[FigureLine]:
+        """The figures as the reports print them: each total, then its parts."""
+
+        def parts(
+            key: str, label: str, counts: Mapping[Any, int], words: Mapping[Any, str]
+        ) -> list[FigureLine]:
+            out = [FigureLine(key, label, sum(counts.values()))]
+            out += [
+                FigureLine(f"{key}.{k.value}", w, counts.get(k, 0), 1) for k, w in words.items()
+            ]
+            return out
+
+        out = parts("complaints", "Complaints received", self.complaints, CHANNEL_WORDS)
+        out.append(FigureLine("cases_opened", "Cases opened", self.cases_opened))
+        out += parts("cases_closed", "Cases closed", self.cases_closed, CLOSURE_WORDS)
+        out += parts(
+            "notices",
+            "Notices issued (140-3A, 140-3H)",
+            self.notices,
+            {NoticeKind.NOTICE: "notices of violation", NoticeKind.EMERGENCY: "emergency orders"},
+        )
+        out += parts("served", "Addressees served (140-3A(4))", self.served, SERVICE_WORDS)
+        out.append(
+            FigureLine(
+                "returned_unclaimed", "Registered mail returned unclaimed", self.returned_unclaimed
+            )
+        )
+        out += parts("orders", "Orders taking effect", self.orders, ORDER_WORDS)
+        out += [
+            FigureLine(
+                "petitions",
+                "Petitions for a hearing (140-3B)",
+                self.petitions_timely + self.petitions_late,
+            ),
+            FigureLine("petitions.timely", "filed within 10 days", self.petitions_timely, 1),
+            FigureLine("petitions.late", "filed late", self.petitions_late, 1),
+        ]
+        out += parts(
+            "hearings", "Hearings held and decided (140-3C)", self.decisions, DECISION_WORDS
+        )
+        out += parts("escalations", "Orders not complied with", self.escalations, ESCALATION_WORDS)
+        out.append(
+            FigureLine(
+                "abatement_cost", "cost of abatement by the city", money(self.abatement_cost), 1
+            )
+        )
+        if self.condemnations is not None:
+            out.append(
+                FigureLine("condemnations", "Dwellings condemned (register)", self.condemnations)
+            )
+        if self.licences is not None:
+            out += [
+                FigureLine(f"licences.{k}", f"Rooming-house licences {k} ({section})", n)
+                for k, section in LICENCE_EVENTS.items()
+                for n in [self.licences.get(k, 0)]
+            ]
+        return out
+
+    def figure(self, key: str) -> int | Decimal:
+        return next(line.value for line in self.lines() if line.key == key)
+
+
+@dataclass(frozen=True)
+class HearingLine:
+    """A hearing before the Common Council decided in the period (140-3B, 140-3C): the case,
+    the property as the notice named it, and the decision. No complainant, no petitioner."""
+
+    hearing_on: date
+    decided_on: date
+    case_number: str
+    address: str
+    emergency: bool
+    decision: Decision
+
+    @property
+    def decision_words(self) -> str:
+        if self.emergency:
+            words = {Decision.SUSTAIN: "continued", Decision.WITHDRAW: "revoked"}
+            return f"Emergency order {words.get(self.decision, DECISION_WORDS[self.decision])}"
+        return f"Notice {DECISION_WORDS[self.decision]}"
+
+
+@dataclass(frozen=True)
+class EnforcementSection:
+    """The reports' code-enforcement part: the period's figures (the monthly report adds the
+    year to date) and, in the annual report, the hearings decided."""
+
+    figures: EnforcementFigures
+    ytd: EnforcementFigures | None = None
+    hearings: tuple[HearingLine, ...] = ()
+
+
 @dataclass(frozen=True)
 class MonthlyReport:
     heading: Heading
@@ -380,6 +565,9 @@ class MonthlyReport:
     # The month's money by whose it is: "fees received" above are the city's revenue only; the
     # state seals and street deposits are collected for others and held (15.1.21(a)(1)a, 15.1.43).
     money: MoneySplit = field(default_factory=lambda: MoneySplit())
+    # Code enforcement (Hudson 140-3) in the month and the year to date; None: the report of
+    # one trade, or a municipality with no enforcement record.
+    enforcement: EnforcementSection | None = None
 
     @property
     def total(self) -> TradeActivity:
@@ -749,6 +937,8 @@ class AnnualReport:
     # The first day the register holds (the earliest application or issue): a year that
     # starts before it is partial and is not compared (None: an empty register).
     register_starts: date | None = None
+    # Code enforcement (Hudson 140-3) in the year, with the hearings decided; None as monthly.
+    enforcement: EnforcementSection | None = None
 
     @property
     def money(self) -> MoneySplit:
