@@ -10,6 +10,9 @@
 3 and 4 again on PostgreSQL: the same 100,000 permits built into a database of the bench server
    (PERMITDESK_BENCH_POSTGRES_URL; cached while the spec, generator and schema are unchanged),
    the same typed texts, the floor the same statements replayed with psycopg.
+8. Code enforcement: the case list's first page and a search (db/enforcement_queries.case_rows)
+   at 20,000 cases, against the same statements replayed with sqlite3 (bench/.cache; see
+   ensure_enforcement_database for how the cases are made).
 5 and 6. The Council reports (annual report .xlsx and .pdf, the BLDS export), each beside
    its floor.
 7. The counter flow on PostgreSQL (bench/counter.py): 8 processes × 250 permits through
@@ -599,6 +602,200 @@ def measure_reports() -> list[Row]:
     return rows
 
 
+# --- 8. code enforcement at 20,000 cases ------------------------------------------------------
+
+ENF_DB = CACHE / "bench-enforcement20k.db"
+ENF_STAMP = CACHE / "bench-enforcement20k.json"
+ENF_CASES = 20_000
+ENF_YEARS, ENF_PER_YEAR = 2, 3000  # the Hudson demo's 200 cases (one per 30 permits a year)
+ENF_ROUNDS = 5
+ENF_PAGE = 200  # rows of the first page
+
+
+def _enforcement_stamp() -> dict[str, Any]:
+    from db.migrate import head_revision
+
+    digest = hashlib.sha256()
+    for name in ("db/demo_enforcement.py", "db/demo.py", "desk/demo_data.py", "bench/run.py"):
+        digest.update((ROOT / name).read_bytes())
+    spec = {"years": ENF_YEARS, "per_year": ENF_PER_YEAR, "seed": SEED, "cases": ENF_CASES}
+    return {"spec": spec, "generator": digest.hexdigest()[:16], "schema": head_revision()}
+
+
+def _replicate_cases(path: Path, copies: int) -> None:
+    """The bench fixture only (not demo data): every enforcement_* row copied `copies` times
+    with ids shifted past the originals' and case numbers CE-YYYY-NNNNN kept unique per year,
+    on the same parcels."""
+    from db import schema
+
+    tables = [t for t in schema.metadata.sorted_tables if t.name.startswith("enforcement_")]
+    conn = sqlite3.connect(path)
+    try:
+        top = {
+            t.name: conn.execute(f"SELECT MAX(id) FROM {t.name}").fetchone()[0] or 0 for t in tables
+        }
+        width = max(top.values()) + 1
+        conn.execute("PRAGMA foreign_keys=OFF")
+        with conn:
+            for k in range(1, copies):
+                for t in tables:
+                    cols, exprs = [], []
+                    for col in t.columns:
+                        cols.append(col.name)
+                        refs = [f.column.table.name for f in col.foreign_keys]
+                        if col.name == "id":
+                            exprs.append(f"id + {k * top[t.name]}")
+                        elif refs and refs[0] in top:
+                            exprs.append(f"{col.name} + {k * top[refs[0]]}")
+                        elif t.name == "enforcement_case" and col.name == "number":
+                            exprs.append(
+                                "substr(number, 1, 8) || "
+                                f"printf('%05d', CAST(substr(number, 9) AS INTEGER) + {k * width})"
+                            )
+                        else:
+                            exprs.append(col.name)
+                    conn.execute(
+                        f"INSERT INTO {t.name} ({', '.join(cols)}) SELECT {', '.join(exprs)} "
+                        f"FROM {t.name} WHERE id <= {top[t.name]}"
+                    )
+        conn.execute("ANALYZE")
+    finally:
+        conn.close()
+
+
+def ensure_enforcement_database(rebuild: bool = False) -> str:
+    """The Hudson demo's cases, made through the services (200 of them), then replicated with
+    SQL to 20,000 (`_replicate_cases`): building 20,000 through the services takes too long
+    for a fixture. Cached while the generator and the schema are unchanged; returns a note."""
+    from db.database import open_database
+    from db.demo import DemoSpec, build_demo
+    from db.engine import sqlite_url
+
+    wanted = _enforcement_stamp()
+    stamp = None if rebuild or not ENF_DB.exists() else _cached_stamp(ENF_STAMP, wanted)
+    if stamp is not None:
+        return f"cached, built {stamp.get('built_at', '?')}"
+    CACHE.mkdir(parents=True, exist_ok=True)
+    (CACHE / ".gitignore").write_text("*\n", "utf-8")
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{ENF_DB}{suffix}").unlink(missing_ok=True)
+    ENF_STAMP.unlink(missing_ok=True)
+    started = time.perf_counter()
+    spec = DemoSpec(municipality="hudson", years=ENF_YEARS, per_year=ENF_PER_YEAR, seed=SEED)
+    database = open_database(sqlite_url(ENF_DB))
+    try:
+        build_demo(database, spec)
+    finally:
+        database.close()
+    with sqlite3.connect(ENF_DB) as conn:
+        made = conn.execute("SELECT COUNT(*) FROM enforcement_case").fetchone()[0]
+    _replicate_cases(ENF_DB, -(-ENF_CASES // made))
+    seconds = time.perf_counter() - started
+    _write_stamp(ENF_STAMP, wanted, seconds)
+    return f"built now in {seconds:.0f} s ({made} cases through the services, copied with SQL)"
+
+
+def _enforcement_texts(conn: sqlite3.Connection) -> list[str]:
+    """A street, a case number's prefix and an owner's surname, as the inspector types them."""
+    street = conn.execute("SELECT street FROM parcel ORDER BY id LIMIT 1").fetchone()[0]
+    number = conn.execute("SELECT number FROM enforcement_case ORDER BY id LIMIT 1").fetchone()[0]
+    owner = conn.execute(
+        "SELECT name FROM enforcement_addressee WHERE role = 'owner' ORDER BY id LIMIT 1"
+    ).fetchone()[0]
+    return [street.split()[0].lower()[:5], number[:9].lower(), owner.split()[-1].lower()[:5]]
+
+
+def measure_enforcement_list(rebuild: bool = False) -> list[Row]:
+    """case_rows' first page (no text) and each search text, the median of ENF_ROUNDS, beside
+    the same SELECTs replayed with sqlite3."""
+    from sqlalchemy import event
+
+    from db import enforcement_queries as eq
+    from db.database import open_database
+    from db.engine import sqlite_url
+    from desk.enforcement.readmodels import CaseFilter
+
+    target = "≤ 50 ms, ≤ 2× floor"
+    try:
+        note = ensure_enforcement_database(rebuild)
+    except Exception as e:  # a measurement, not a test: say what failed
+        return [
+            Row("enforcement case list at 20,000 cases", None, None, target, None, f"error: {e}")
+        ]
+    with sqlite3.connect(f"file:{ENF_DB}?mode=ro", uri=True) as raw:
+        texts = ["", *_enforcement_texts(raw)]
+        cases = raw.execute("SELECT COUNT(*) FROM enforcement_case").fetchone()[0]
+        mid, today_text = raw.execute(
+            "SELECT municipality_id, MAX(opened_on) FROM enforcement_case"
+        ).fetchone()
+    today = datetime.fromisoformat(today_text).date()
+    database = open_database(sqlite_url(ENF_DB), create=False, migrate=False)
+    captured: list[tuple[str, Any]] = []
+
+    def capture(_c: Any, _cur: Any, statement: str, params: Any, _ctx: Any, _many: bool) -> None:
+        if statement.lstrip().upper().startswith("SELECT"):
+            captured.append((statement, params))
+
+    def run(conn: Any, text: str) -> None:
+        eq.case_rows(conn, mid, today, CaseFilter.ALL, text, limit=ENF_PAGE)
+
+    try:
+        with database.read() as conn:
+            statements: list[list[tuple[str, Any]]] = []
+            event.listen(database.engine, "before_cursor_execute", capture)
+            for text in texts:
+                captured.clear()
+                run(conn, text)
+                statements.append(list(captured))
+            event.remove(database.engine, "before_cursor_execute", capture)
+            samples: list[list[float]] = [[] for _ in texts]
+            for _ in range(ENF_ROUNDS):
+                for i, text in enumerate(texts):
+                    started = time.perf_counter()
+                    run(conn, text)
+                    samples[i].append(time.perf_counter() - started)
+    finally:
+        database.close()
+    app = [statistics.median(s) for s in samples]
+    raw_conn = sqlite3.connect(f"file:{ENF_DB}?mode=ro", uri=True)
+    try:
+        for group in statements:  # warm-up
+            for sql, params in group:
+                raw_conn.execute(sql, params).fetchall()
+        floors: list[list[float]] = [[] for _ in statements]
+        for _ in range(ENF_ROUNDS):
+            for i, group in enumerate(statements):
+                started = time.perf_counter()
+                for sql, params in group:
+                    raw_conn.execute(sql, params).fetchall()
+                floors[i].append(time.perf_counter() - started)
+    finally:
+        raw_conn.close()
+    floor = [statistics.median(f) for f in floors]
+    page_ok = app[0] <= 0.050 and app[0] <= 2 * floor[0]
+    worst = max(range(1, len(texts)), key=lambda i: app[i])
+    search_ok = app[worst] <= 0.050 and app[worst] <= 2 * floor[worst]
+    searched = ", ".join(f"{t!r} {_fmt(a)}" for t, a in zip(texts[1:], app[1:], strict=True))
+    return [
+        Row(
+            f"enforcement case list, first {ENF_PAGE} of {cases:,} cases",
+            app[0],
+            floor[0],
+            target,
+            page_ok,
+            note,
+        ),
+        Row(
+            f"enforcement case search (slowest of {len(texts) - 1})",
+            app[worst],
+            floor[worst],
+            target,
+            search_ok,
+            f"texts: {searched}",
+        ),
+    ]
+
+
 # --- the table -------------------------------------------------------------------------------
 
 
@@ -689,6 +886,7 @@ def main(argv: list[str] | None = None) -> int:
         rows.extend(pg_rows)
     if not args.no_reports:
         rows.extend(measure_reports())
+    rows.extend(measure_enforcement_list(args.rebuild))
     runs = [] if args.no_counter else counter_flow()
     print()
     print_table(rows)

@@ -57,6 +57,7 @@ from desk.domain.enums import (
 )
 from desk.domain.kinds import PermitKind, kinds_for
 from desk.domain.lifecycle import ACTIVE, PermitDates, Rule
+from desk.domain.model import Actor
 from desk.domain.municipality import LetterheadVersion
 from desk.domain.numbering import PERMIT_SERIES, format_number
 from desk.domain.reports import NOT_A_BUILDING, OWNERSHIP, PUBLIC, name_looks_public
@@ -1352,6 +1353,11 @@ def build_demo(
     """Fill an empty database with demo data; return a paragraph saying what is in it."""
     # Millions of small rows and no reference cycles: the cyclic collector would only walk
     # them again and again (a third of the time of a 100,000-permit build).
+    if not kinds_for(spec.municipality) and spec.municipality in shipped_profiles():
+        # A municipality with code enforcement only (Hudson ch. 140): no permits to make.
+        from db.demo_enforcement import build_enforcement_demo
+
+        return build_enforcement_demo(database, spec)
     collecting = gc.isenabled()
     gc.disable()
     try:
@@ -1370,31 +1376,11 @@ def build_demo(
     return f"{summary} {sureties} {demo_licensing(database, today)}"
 
 
-def _build(
-    database: Database,
-    spec: DemoSpec,
-    progress: Callable[[int, int], None] | None,
-) -> str:
-    started = time.perf_counter()
-    if spec.years < 1:
-        raise ValidationError("years", "must be at least 1")
-    if spec.per_year < 0:
-        raise ValidationError("per year", "must not be negative")
-    kinds = kinds_for(spec.municipality)
-    if not kinds:
-        raise ValidationError("municipality", f"'{spec.municipality}' has no permit kinds")
-    profile = shipped_profiles().get(spec.municipality, {})
-    today = spec.today or date.today()
-    now_cap = datetime.now(UTC) if spec.today is None else None
-    rng = random.Random(spec.seed)
-    first_day = _window(spec, today)
-    total = spec.years * spec.per_year
-
-    # Staff and the municipality, through the services, as the office would on its first day.
-    clock = FixedClock(
-        datetime(first_day.year, first_day.month, first_day.day, 8, tzinfo=UTC)
-        + timedelta(hours=-dd.central_utc_offset_hours(first_day))
-    )
+def open_demo_office(
+    database: Database, spec: DemoSpec, clock: FixedClock
+) -> tuple[Actor, dict[str, int], int, str]:
+    """The demo users and the municipality, through the services, as the office would on its
+    first day: (the administrator, user id by user name, the municipality's id, its name)."""
     uow = database.uow()
     name, full, _ = DEMO_USERS[0]
     admin = create_first_administrator(uow, clock, name, full, DEMO_PASSWORD, DEMO_TITLES[name])
@@ -1424,6 +1410,35 @@ def _build(
             version.inspector_name = dd.DEMO_INSPECTOR_NAME
         uow.commit()
         town_name = muni.name
+    return admin, users, municipality_id, town_name
+
+
+def _build(
+    database: Database,
+    spec: DemoSpec,
+    progress: Callable[[int, int], None] | None,
+) -> str:
+    started = time.perf_counter()
+    if spec.years < 1:
+        raise ValidationError("years", "must be at least 1")
+    if spec.per_year < 0:
+        raise ValidationError("per year", "must not be negative")
+    kinds = kinds_for(spec.municipality)
+    if not kinds:
+        raise ValidationError("municipality", f"'{spec.municipality}' has no permit kinds")
+    profile = shipped_profiles().get(spec.municipality, {})
+    today = spec.today or date.today()
+    now_cap = datetime.now(UTC) if spec.today is None else None
+    rng = random.Random(spec.seed)
+    first_day = _window(spec, today)
+    total = spec.years * spec.per_year
+
+    # Staff and the municipality, through the services, as the office would on its first day.
+    clock = FixedClock(
+        datetime(first_day.year, first_day.month, first_day.day, 8, tzinfo=UTC)
+        + timedelta(hours=-dd.central_utc_offset_hours(first_day))
+    )
+    _admin, users, municipality_id, town_name = open_demo_office(database, spec, clock)
 
     # The fee schedule and the GL accounts, imported by the services as on the first day.
     schedule, ledger = demo_cash.prepare(database, municipality_id, spec.municipality, clock.now())

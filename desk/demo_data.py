@@ -127,9 +127,26 @@ NEW_LISBON_STREETS: tuple[Street, ...] = (
     Street("E Commercial Ave", "53950", 100, 900, "M-1", True, "Industrial Park Plat"),
 )
 
+# Hudson, WI: the old town on the St. Croix and the neighbourhoods up the hill.
+HUDSON_STREETS: tuple[Street, ...] = (
+    Street("2nd St", "54016", 100, 1100, "B-2", True, "Original Plat of Hudson"),
+    Street("3rd St", "54016", 100, 1100, "R-3", False, "Original Plat of Hudson"),
+    Street("4th St", "54016", 100, 1100, "R-2", False, "Original Plat of Hudson"),
+    Street("Locust St", "54016", 100, 1000, "R-2", False, "Original Plat of Hudson"),
+    Street("Vine St", "54016", 100, 1000, "R-2", False, "Original Plat of Hudson"),
+    Street("Walnut St", "54016", 100, 1000, "R-3", False, "Original Plat of Hudson"),
+    Street("Myrtle St", "54016", 100, 900, "R-2", False, "Hersey's Addition"),
+    Street("Orange St", "54016", 100, 900, "R-2", False, "Hersey's Addition"),
+    Street("Laurel Ave", "54016", 100, 1400, "R-1", False, "Laurel Heights"),
+    Street("Coulee Rd", "54016", 100, 2400, "B-1", True, "Coulee Addition"),
+    Street("Hanley Rd", "54016", 100, 1600, "R-1", False, "Hanley Addition"),
+    Street("Wisconsin St", "54016", 100, 900, "R-3", False, "Original Plat of Hudson"),
+)
+
 STREETS_BY_MUNICIPALITY: dict[str, tuple[Street, ...]] = {
     "glendale": GLENDALE_STREETS,
     "new_lisbon": NEW_LISBON_STREETS,
+    "hudson": HUDSON_STREETS,
 }
 
 RESIDENTIAL_DISTRICTS = ("R-1", "R-2", "R-3")

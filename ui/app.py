@@ -21,6 +21,7 @@ from db.engine import DatabaseError
 from db.queries import permit_id_by_number, user_full_name
 from desk.clock import SystemClock
 from desk.domain.enums import Role
+from desk.domain.kinds import kinds_for
 from desk.domain.model import Actor
 from desk.errors import DeskError
 from desk.services import setup, users
@@ -267,6 +268,8 @@ def rendered_view(
             window.fee_schedules_view.select_row(0)
             process_events(app)
         if spec.section == "calculator":
+            if not kinds_for(session.municipality_key):  # code enforcement only (Hudson)
+                raise StartError(f"{session.municipality_name} has no permit kinds to price")
             calculator = window.open_fee_calculator()
             if calculator is None:
                 raise StartError("the fee calculator cannot open: no fee schedule")
@@ -296,6 +299,8 @@ def rendered_view(
                 shown = case_window
             process_events(app)
         if spec.section == "intake":
+            if not kinds_for(session.municipality_key):  # code enforcement only (Hudson)
+                raise StartError(f"{session.municipality_name} has no permit kinds")
             intake = window.new_application()
             if intake is None:
                 raise StartError("the new-application form cannot open: no fee schedule")

@@ -21,6 +21,7 @@ from db.changes import Change
 from db.database import Database
 from db.user_queries import user_access
 from desk.clock import Clock, SystemClock
+from desk.domain.kinds import kinds_for
 from desk.domain.permissions import Permission, allowed
 from desk.errors import DeskError, SignedOut
 from desk.services import fees
@@ -285,6 +286,14 @@ class MainWindow(QMainWindow):
         self.calculator_action.triggered.connect(self.open_fee_calculator)
         tools.addAction(self.calculator_action)
         self.addAction(self.calculator_action)
+        # A municipality with code enforcement only (Hudson ch. 140) has no permits to take
+        # or price: the two stay in the menus, greyed, and say why.
+        if not kinds_for(self.session.municipality_key):
+            why = f"{self.session.municipality_name} has no permit kinds in Permit Desk"
+            for action in (self.new_action, self.calculator_action):
+                action.setEnabled(False)
+                action.setStatusTip(why)
+                action.setToolTip(why)
         # Hudson 140-7, Ch. 512-11: a unit's occupancy limits from its rooms.
         self.occupancy_action = QAction("&Occupancy calculator…", self)
         self.occupancy_action.setObjectName("toolsOccupancy")

@@ -10,6 +10,7 @@ from desk.calendar import is_holiday
 from desk.clock import Clock
 from desk.dates import short_date
 from desk.domain.enums import PartyRole
+from desk.domain.kinds import kinds_for
 from desk.domain.model import Actor
 from desk.domain.permissions import Permission, require
 from desk.errors import NotFound, RuleViolation, ValidationError
@@ -28,6 +29,10 @@ from desk.services.uow import UnitOfWork
 # or on the "issue" date.
 FEE_DATE_SETTING = "fee_schedule_date"
 FAIL_TO_CALL = "FAIL-TO-CALL"
+NO_PERMIT_KINDS = (
+    "{name} has no permit kinds in Permit Desk, so no fee schedule: the office keeps code "
+    "enforcement only (see Code enforcement)"
+)
 
 
 def _schedule(uow: UnitOfWork, clock: Clock, municipality_id: int) -> FeeSchedule:
@@ -38,6 +43,10 @@ def _schedule(uow: UnitOfWork, clock: Clock, municipality_id: int) -> FeeSchedul
         raise NotFound(f"municipality #{municipality_id} does not exist")
     versions = uow.fees.versions(municipality_id)
     if not versions:
+        if not kinds_for(muni.key):
+            # A municipality with code enforcement only (Hudson: its ordinance on file is the
+            # housing code) has no permits to price.
+            raise RuleViolation(NO_PERMIT_KINDS.format(name=muni.name))
         try:
             shipped = shipped_schedule(muni.key)
         except ScheduleError as e:

@@ -50,7 +50,12 @@ def ensure_municipality(uow: UnitOfWork, clock: Clock, actor: Actor | None, key:
             letterhead=list(p.get("letterhead", [])),
             inspector_name=p.get("inspector_name", ""),
             inspector_title=p.get("inspector_title", "Building Inspector"),
-            settings={"city": p.get("city", ""), "zip": p.get("zip", "")},
+            # A profile's [settings] (e.g. housing_code) start the municipality's settings.
+            settings={
+                **dict(p.get("settings", {})),
+                "city": p.get("city", ""),
+                "zip": p.get("zip", ""),
+            },
         )
         uow.municipalities.add(m)
         uow.flush()

@@ -93,7 +93,7 @@ def test_the_first_start_offers_demo_data_or_an_empty_database(
     assert dialog.demo_button.text() == "Load demo data"
     assert dialog.empty_button.text() == "Start with an empty database"
     names = [dialog.municipality_box.itemText(i) for i in range(dialog.municipality_box.count())]
-    assert names == ["City of Glendale", "City of New Lisbon"]
+    assert names == ["City of Glendale", "City of Hudson", "City of New Lisbon"]
 
 
 def test_two_different_passwords_are_refused_naming_the_field(

@@ -444,6 +444,7 @@ def test_a_complete_administrator_form_passes() -> None:
 def test_the_shipped_municipalities_are_offered_by_name() -> None:
     assert municipality_choices() == [
         ("glendale", "City of Glendale"),
+        ("hudson", "City of Hudson"),
         ("new_lisbon", "City of New Lisbon"),
     ]
 

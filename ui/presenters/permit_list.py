@@ -15,7 +15,7 @@ from typing import Protocol
 from db import inspection_queries, queries
 from db.database import Database
 from desk.clock import Clock, SystemClock
-from desk.domain.kinds import kind_label
+from desk.domain.kinds import kind_label, kinds_for
 from desk.domain.permit_filter import NO_FILTER, PermitFilter, PermitWhere
 from desk.domain.readmodels import PERMIT_COLUMNS, PermitListRow
 from desk.domain.search import SearchPlan, query_tokens
@@ -27,6 +27,12 @@ EMPTY_DATABASE_TEXT = (
     "No permits yet. Take the first application with File → New Application (Ctrl+N). "
     "An administrator adds the office's users under Administration → Users and sets the "
     "letterhead under Administration → Municipality."
+)
+# A municipality with code enforcement only (Hudson: its ordinance on file is the housing code).
+NO_KINDS_TEXT = (
+    "No permit kinds. This municipality's ordinance in Permit Desk is its housing code: "
+    "complaints, inspections, notices and orders are under Code enforcement. An administrator "
+    "sets the municipality's letterhead under Administration → Municipality."
 )
 NOT_ISSUED_TOOLTIP = "not issued yet"
 FILTERED_SUFFIX = " — filtered"
@@ -365,4 +371,6 @@ class PermitListPresenter:
 
     @property
     def empty_text(self) -> str:
+        if not kinds_for(self.municipality_key):
+            return NO_KINDS_TEXT
         return EMPTY_DATABASE_TEXT
