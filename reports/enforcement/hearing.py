@@ -137,7 +137,7 @@ def render_hearing_notice(h: HearingRow, letterhead: Letterhead | Sequence[str],
         font=regular,
         title=f"{HEARING_NOTICE_TITLE} — {h.case_number}",
         author=name,
-        footer=f"{name} — notice of hearing {h.case_number} #{h.notice_id}",
+        footer=f"{name} — notice of hearing {h.case_number}, notice of {day(h.issued_on)}",
     )
 
 
@@ -261,7 +261,7 @@ def render_hearing_record(
         font=regular,
         title=f"{RECORD_TITLE} — {h.case_number}",
         author=name,
-        footer=f"{name} — record of hearing {h.case_number} #{h.notice_id}",
+        footer=f"{name} — record of hearing {h.case_number}, notice of {day(h.issued_on)}",
         page_label="Page {page} of {pages}",
     )
 

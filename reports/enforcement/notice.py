@@ -266,5 +266,5 @@ def render_notice(doc: NoticeDocument, letterhead: Letterhead | Sequence[str], o
         font=regular,
         title=f"{title} — {doc.case_number}",
         author=name,
-        footer=f"{name} — {title.lower()} {doc.case_number} #{doc.notice_id}",
+        footer=f"{name} — {title.lower()} {doc.case_number}, issued {day(doc.issued_on)}",
     )
