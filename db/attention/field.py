@@ -1,5 +1,5 @@
 """What waits for the inspector: today's visits, correction orders past their date, stop-work
-orders in force."""
+orders in force, housing notices to serve and housing orders past their date."""
 
 from __future__ import annotations
 
@@ -9,8 +9,10 @@ from sqlalchemy import Connection, select
 
 from db import schema
 from db.attention.counter import permit_what
+from db.enforcement_queries import case_rows
 from db.inspection_queries import inspector_day, overdue_orders, week
-from desk.domain.attention import Item
+from desk.domain.attention import ENFORCEMENT, Item
+from desk.enforcement.readmodels import CaseFilter
 
 p, lst, o = schema.permit, schema.permit_listing, schema.permit_order
 
@@ -70,4 +72,30 @@ def stop_work_in_force(conn: Connection, municipality_id: int) -> list[Item]:
             permit_id=r.id,
         )
         for r in rows
+    ]
+
+
+def notices_unserved(conn: Connection, municipality_id: int, today: date) -> list[Item]:
+    """Cases whose notice of violation waits to be served on an addressee (Hudson 140-3A(4)):
+    the Code enforcement list's own filter."""
+    return [
+        Item(
+            f"{r.number} · {r.address}",
+            "Notice issued; serve it personally, by registered mail or by posting (140-3A(4))",
+            section=ENFORCEMENT,
+        )
+        for r in case_rows(conn, municipality_id, today, CaseFilter.NOT_SERVED)
+    ]
+
+
+def enforcement_past_due(conn: Connection, municipality_id: int, today: date) -> list[Item]:
+    """Cases with an order in force past its correction date: re-inspect or escalate."""
+    return [
+        Item(
+            f"{r.number} · {r.address}",
+            f"{r.open_violations} violation(s) not corrected by the order's date; re-inspect, "
+            "cite, condemn or abate",
+            section=ENFORCEMENT,
+        )
+        for r in case_rows(conn, municipality_id, today, CaseFilter.ORDER_PAST_DUE)
     ]

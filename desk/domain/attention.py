@@ -20,6 +20,7 @@ CASHIER = "Cashier"
 INSPECTIONS = "Inspections"
 DEADLINES = "Deadlines"
 PERMITS = "Permits"
+ENFORCEMENT = "Code enforcement"
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,8 @@ TITLES: dict[str, tuple[str, frozenset[Role]]] = {
     "orders_past_due": ("Correction orders past due", frozenset({INS})),
     "stop_work": ("Stop-work orders in force", frozenset({INS})),
     "lapsing": ("Permits lapsing within 30 days", frozenset({INS})),
+    "notices_unserved": ("Notices of violation not yet served", frozenset({INS})),
+    "enforcement_past_due": ("Housing orders past their correction date", frozenset({INS})),
     "reports_due": ("Reports due", frozenset({INS})),
     "drawers_open": ("Drawers not closed", frozenset({T})),
     "turnovers": ("Turnovers to acknowledge", frozenset({T})),

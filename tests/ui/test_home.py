@@ -17,12 +17,14 @@ from db.attention.counter import NOT_OWED, pending_applications
 from db.cash_queries import payable_permits, turnovers
 from db.database import Database, open_database
 from db.demo import DemoSpec, build_demo
+from db.enforcement_queries import case_rows
 from db.engine import sqlite_url
 from db.inspection_queries import inspector_day, overdue_orders
 from db.surety_queries import deposit_lines, queue_counts
 from desk.clock import FixedClock
 from desk.domain.attention import Group
 from desk.domain.cashiering import Allocation, PaymentMethod, Tender
+from desk.enforcement.readmodels import CaseFilter
 from desk.services import cashiering, users
 from desk.services.issuance import issuance_shortfalls
 from desk.services.lifecycle import lapsing_within
@@ -120,6 +122,8 @@ def test_the_inspector_sees_issuing_the_day_the_orders_and_the_deadlines(
         "orders_past_due",
         "stop_work",
         "lapsing",
+        "notices_unserved",
+        "enforcement_past_due",
         "reports_due",
     ]
     mid = _mid(window)
@@ -164,7 +168,7 @@ def test_the_administrator_sees_every_group_once(qtbot: QtBot, demo: Database) -
     keys = list(_groups(window))
     assert "ready_to_issue" in keys and "ready_for_inspector" not in keys
     assert {"unpaid", "inspections_today", "turnovers", "expiring"} <= set(keys)
-    assert len(keys) == len(set(keys)) == 15
+    assert len(keys) == len(set(keys)) == 17
 
 
 def test_enter_opens_the_permit_or_the_section_and_f2_comes_back(
@@ -229,3 +233,31 @@ def test_the_home_follows_a_payment_taken_elsewhere(qtbot: QtBot, demo: Database
     assert after.count == unpaid.count - 1
     assert paid.permit_id not in _permits(after)
     assert due > Decimal("0")
+
+
+def test_the_hudson_inspector_sees_the_notices_to_serve_and_the_housing_orders_past_due(
+    qtbot: QtBot, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    path = tmp_path_factory.mktemp("hudson") / "demo.db"
+    database = open_database(sqlite_url(path))
+    try:
+        build_demo(database, DemoSpec("hudson", years=1, per_year=300, seed=1, today=TODAY))
+        window = _window(qtbot, database, "inspector")
+        groups = _groups(window)
+        with database.read() as conn:
+            mid = _mid(window)
+            unserved = case_rows(conn, mid, TODAY, CaseFilter.NOT_SERVED)
+            late = case_rows(conn, mid, TODAY, CaseFilter.ORDER_PAST_DUE)
+        # The Code enforcement list's own filters, case for case.
+        assert [i.what for i in groups["notices_unserved"].items] == [
+            f"{r.number} · {r.address}" for r in unserved
+        ]
+        assert [i.what for i in groups["enforcement_past_due"].items] == [
+            f"{r.number} · {r.address}" for r in late
+        ]
+        assert groups["notices_unserved"].count > 0 and groups["enforcement_past_due"].count > 0
+        assert "140-3A(4)" in groups["notices_unserved"].items[0].why
+        assert groups["enforcement_past_due"].section == "Code enforcement"
+        window.close()
+    finally:
+        database.close()

@@ -135,6 +135,8 @@ _QUERIES: dict[str, Callable[[Connection, int, date], list[Item]]] = {
     "act211": counter.act211_filings,
     "orders_past_due": field.orders_past_due,
     "stop_work": lambda conn, mid, _today: field.stop_work_in_force(conn, mid),
+    "notices_unserved": field.notices_unserved,
+    "enforcement_past_due": field.enforcement_past_due,
     "drawers_open": treasury.drawers_open,
     "turnovers": lambda conn, mid, _today: treasury.turnovers_to_acknowledge(conn, mid),
     "returned_checks": lambda conn, mid, _today: treasury.returned_checks_open(conn, mid),
@@ -157,4 +159,6 @@ _SECTIONS = {
     "ready_for_inspector": a.PERMITS,
     "missing_checklist": a.PERMITS,
     "stop_work": a.PERMITS,
+    "notices_unserved": a.ENFORCEMENT,
+    "enforcement_past_due": a.ENFORCEMENT,
 }
