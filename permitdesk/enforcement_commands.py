@@ -35,6 +35,7 @@ def add_commands(
     text = "abatement costs to go on a year's tax roll, by parcel (Wis. s. 66.0627)"
     charges = enfsub.add_parser("charges", help=text, description=text)
     charges.add_argument("--year", type=int, required=True, metavar="YYYY")
+    charges.add_argument("--xlsx", type=Path, metavar="FILE", help="also write the list for Excel")
     add_db_options(charges)
     text = "the rooming house licence register (Hudson 140-10A)"
     lic = enfsub.add_parser("licences", help=text, description=text)
@@ -53,6 +54,7 @@ def run(args: argparse.Namespace, url: str, usage_error: type[Exception]) -> int
     if getattr(args, "db", None) and not Path(args.db).exists():
         raise usage_error(f"no database file at {args.db}")
     database = open_database(url, create=False)
+    sheets: list[tuple[str, Any]] = []
     try:
         with database.read() as conn:
             munis = queries.municipality_ids(conn)
@@ -82,6 +84,12 @@ def run(args: argparse.Namespace, url: str, usage_error: type[Exception]) -> int
                 total = sum((c.cost for c in charges), start=Decimal(0))
                 money = format_money(total)
                 print(f"{name}: {len(charges)} special charge(s), {money} for {args.year}")
+                sheets.append((name, charges))
+        if sheets and args.xlsx is not None:
+            from reports.enforcement.charges import export_special_charges_xlsx
+
+            export_special_charges_xlsx(sheets, args.year, args.xlsx)
+            print(f"Written to {args.xlsx}")
     finally:
         database.close()
     return 0

@@ -231,3 +231,33 @@ def test_a_municipality_without_permit_kinds_has_no_fee_schedule_and_says_so(
     database, _, _ = hudson
     with pytest.raises(RuleViolation, match="City of Hudson has no permit kinds"):
         fees.fee_schedule(database.uow(), FixedClock(TODAY), _mid(database))
+
+
+def test_the_clerk_gets_the_special_charges_as_a_workbook(
+    hudson: tuple[Database, str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from openpyxl import load_workbook
+
+    from permitdesk.cli import main
+
+    database, _, path = hudson
+    es = schema.enforcement_escalation
+    with database.read() as conn:
+        year = min(
+            conn.execute(select(es.c.tax_roll_year).where(es.c.kind == "abatement")).scalars()
+        )
+        rows = eq.special_charges(conn, _mid(database), year)
+    out = tmp_path / "charges.xlsx"
+    assert (
+        main(["enforcement", "charges", "--year", str(year), "--db", str(path), "--xlsx", str(out)])
+        == 0
+    )
+    assert f"Written to {out}" in capsys.readouterr().out
+    ws = load_workbook(out).active
+    assert ws is not None and ws.title == "City of Hudson"
+    cells = [[c.value for c in r] for r in ws.iter_rows()]
+    header = cells.index(["Parcel number", "Address", "Case", "Decided on", "Cost", "Notes"])
+    data = cells[header + 1 : header + 1 + len(rows)]
+    assert [(d[0], d[2], d[4]) for d in data] == [(r.pin, r.case_number, r.cost) for r in rows]
+    assert data[0][3].date() == rows[0].decided_on  # a date cell, not text
+    assert cells[header + 1 + len(rows)][0] == "Total"
