@@ -246,6 +246,8 @@ def _url(args: argparse.Namespace) -> str:
 def cmd_db(args: argparse.Namespace) -> int:
     import sqlite3
 
+    from sqlalchemy.exc import DBAPIError
+
     from db.database import open_database
     from db.engine import sqlite_backup, sqlite_file
     from db.migrate import backup_path, check
@@ -280,7 +282,18 @@ def cmd_db(args: argparse.Namespace) -> int:
             print(f"A backup of the old database is at {dumped} (pg_dump -Fc; pg_restore).")
         database.close()
         return 0
-    database = open_database(url, create=False, migrate=False)
+    if args.db_command == "check":
+        try:
+            database = open_database(url, create=False, migrate=False)
+        except DBAPIError as e:
+            # A file damaged where its schema is fails on opening: the check's own words.
+            reason = str(e.orig or e).splitlines()[0]
+            if "malformed" not in reason:
+                raise
+            print(f"the database cannot be read to the end ({reason}); restore a backup")
+            return 1
+    else:
+        database = open_database(url, create=False, migrate=False)
     try:
         if args.db_command == "check":
             problems = check(database.engine)

@@ -24,7 +24,7 @@ VIEW_HELP = (
     "issue dialog), deadlines, fees, gl, users, municipality, calculator, occupancy (the "
     "occupancy calculator), intake, cashier, "
     "reports[:REPORT], "
-    "treasurer[:close|turnovers|reconciliation|refunds|returned], "
+    "treasurer[:PAGE] (PAGE: close, turnovers, reconciliation, refunds, returned), "
     "bonds[:bonds|certificates|watch], deposits[:all|eligible|soon|ordered|retained], "
     "licences[:in_force|expired|revoked|any], condemnations[:open|overdue|lifted|closed|all], "
     "enforcement (Code enforcement), case:NUMBER (a case's window, e.g. case:CE-2026-0001), or "

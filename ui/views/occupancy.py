@@ -308,6 +308,7 @@ class OccupancyWindow(QWidget):
         self.table.remove_requested.connect(self.remove_room)
         rooms_label.setBuddy(self.table)
         vertical = self.table.verticalHeader()
+        vertical.setVisible(False)  # the room's name says which row a mistake is in
         vertical.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         vertical.setDefaultSectionSize(self.fontMetrics().height() + 12)
         header = self.table.horizontalHeader()
@@ -315,7 +316,7 @@ class OccupancyWindow(QWidget):
         header.setDefaultAlignment(Qt.AlignmentFlag.AlignCenter)
         header.setMinimumHeight(self.fontMetrics().height() * 2 + 12)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        number = self.fontMetrics().horizontalAdvance("Low-ceiling") + 24
+        number = self.fontMetrics().horizontalAdvance("Low-ceiling") + 32
         for column, key in enumerate(COLUMN_KEYS):
             if key == NAME:
                 continue
