@@ -262,7 +262,7 @@ def test_a_new_lisbon_street_opening_lists_its_435_7_fee_up_front_and_says_where
     p.recalculate()
     # The council has set no fee yet (§435-7 "as set by the Common Council").
     assert p.empty_fees_text == ""
-    assert "the council has not set this fee yet" in p.fee_error
+    assert p.fee_error.startswith("Street opening permit: the council has not set this fee yet")
     assert "Administration → Fee schedules" in p.fee_error
     assert "15.1.21" not in p.fee_error
 
@@ -293,3 +293,13 @@ def test_the_paving_age_prices_the_435_7_surcharge_and_a_missing_age_is_asked_fo
     with pytest.raises(ValidationError) as e:
         p.work()
     assert field_of(e.value) == "pavement_age"
+
+
+def test_only_glendale_s_form_cites_15_1_21_for_the_valuation() -> None:
+    from ui.presenters.intake import valuation_note
+
+    assert valuation_note("glendale") == (
+        "excluding HVAC, plumbing and electrical work (15.1.21 NOTE)"
+    )
+    assert valuation_note("new_lisbon") == ""
+    assert valuation_note("hudson") == ""

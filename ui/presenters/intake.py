@@ -72,6 +72,14 @@ AREA_KEYS = tuple(f"area_{key}" for key, _, _ in LEVELS)
 FEES = "fees"
 
 VALUATION_NOTE = "excluding HVAC, plumbing and electrical work (15.1.21 NOTE)"
+
+
+def valuation_note(municipality_key: str) -> str:
+    """What the valuation leaves out, under the municipality's own ordinance: Glendale's
+    15.1.21 NOTE; New Lisbon's ch. 435 says nothing of it."""
+    return VALUATION_NOTE if municipality_key == "glendale" else ""
+
+
 FLOOR_AREA_NOTE = "garage and finished levels counted, unfinished basement excluded (15.1.21 NOTE)"
 
 
@@ -611,12 +619,20 @@ class IntakePresenter:
             f.current = True
         except ValidationError as e:
             f.current = False
-            f.error = self.fee_error = str(e)
+            f.error = self.fee_error = self._fee_error_text(e)
             code = e.field.split(".", 1)[0]
             f.error_line = next(
                 (i for i, line in enumerate(f.lines) if line.code == code and "." in e.field),
                 None,
             )
+
+    def _fee_error_text(self, e: ValidationError) -> str:
+        """'Street opening permit: the council has not set …' — an item's mistake named by its
+        description, never by the engine's 'CODE.field'."""
+        code, dot, _ = e.field.partition(".")
+        version = self.fees.version
+        item = version.item(code) if dot and version is not None else None
+        return f"{item.description}: {e.message}" if item is not None else str(e)
 
     @property
     def quote(self) -> Quote | None:

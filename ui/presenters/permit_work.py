@@ -34,9 +34,9 @@ from ui.presenters.intake import (
     SBD_FIELDS,
     STORIES,
     VALUATION,
-    VALUATION_NOTE,
     VOLUME,
     asked_fields,
+    valuation_note,
 )
 
 SEAL_VOLUME_CUFT = 50_000  # 15.1.7(d)
@@ -107,7 +107,8 @@ class PermitWorkPresenter:
         d = self.detail
         out = [WorkField("Description", d.description.strip() or EMPTY)]
         if self._wanted(VALUATION, bool(d.valuation)):
-            out.append(WorkField("Valuation", format_amount(d.valuation), VALUATION_NOTE))
+            note = valuation_note(d.municipality_key)
+            out.append(WorkField("Valuation", format_amount(d.valuation), note))
         if self._wanted("areas", bool(d.floor_area_sqft or d.areas)):
             out.append(
                 WorkField(

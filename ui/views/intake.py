@@ -75,7 +75,6 @@ from ui.presenters.intake import (
     SBD_FIELDS,
     STORIES,
     VALUATION,
-    VALUATION_NOTE,
     VOLUME,
     IntakePresenter,
     IntakeSource,
@@ -84,6 +83,7 @@ from ui.presenters.intake import (
     find_kind,
     work_began_text,
 )
+from ui.presenters.intake import valuation_note as valuation_note_for
 from ui.presenters.session import Session
 from ui.views.common import date_edit, from_qdate, to_qdate
 from ui.views.fee_calculator import _LinesTable, _table
@@ -363,10 +363,11 @@ class IntakeWindow(QWidget):
         add("Desc&ription", self._line(DESCRIPTION, "Description of the work"), DESCRIPTION)
         valuation = self._line(VALUATION, "Valuation", "$")
         add("&Valuation", valuation, VALUATION)
-        valuation_note = QLabel(VALUATION_NOTE, body)
-        valuation_note.setObjectName("noteText")
-        form.addWidget(valuation_note, next(row), 1, 1, 2)
-        self.rows[VALUATION].append(valuation_note)
+        if valuation_note_for(p.municipality_key):
+            valuation_note = QLabel(valuation_note_for(p.municipality_key), body)
+            valuation_note.setObjectName("noteText")
+            form.addWidget(valuation_note, next(row), 1, 1, 2)
+            self.rows[VALUATION].append(valuation_note)
 
         areas = QWidget(body)
         areas_grid = QGridLayout(areas)
