@@ -226,10 +226,13 @@ def start_mappers() -> None:
         (enforcement.Notice, schema.enforcement_notice),
         (enforcement.NoticeService, schema.enforcement_service),
         (enforcement.EnforcementOrder, schema.enforcement_order),
+        (enforcement.CaseVisit, schema.enforcement_visit),
     ):
         mapper_registry.map_imperatively(cls, table, **_versioned(table))
     # Rooming house licences (revision 0018): plain rows; desk.services.enforcement.licences.
     mapper_registry.map_imperatively(rooming.LicenceRoom, schema.rooming_licence_room)
+    # Occupancy calculations attached to a case or licence (revision 0019): plain rows.
+    mapper_registry.map_imperatively(enforcement.OccupancyCheck, schema.occupancy_check)
     mapper_registry.map_imperatively(
         rooming.RoomingLicence, schema.rooming_licence, **_versioned(schema.rooming_licence)
     )

@@ -87,6 +87,16 @@ metadata = MetaData(
 )
 
 
+def withdrawal_columns() -> tuple[Column[Any], ...]:
+    """A record entered by mistake is withdrawn, never deleted (revision 0019): when, why and
+    by whom; the queries read only the rows not withdrawn."""
+    return (
+        Column("withdrawn_on", Date),
+        Column("withdrawn_reason", Text, nullable=False, server_default=""),
+        Column("withdrawn_by_id", ForeignKey("app_user.id")),
+    )
+
+
 def version_column() -> Column[int]:
     """The record's version: a form that saves sends the version it showed, and a save over a
     newer one is refused (SQLAlchemy's version_id_col bumps it with every UPDATE)."""
@@ -1090,6 +1100,7 @@ enforcement_service = Table(
     Column("agent_must_notify_owner", Boolean, nullable=False),
     Column("by_user_id", ForeignKey("app_user.id")),
     Column("at", UTCDateTime),
+    *withdrawal_columns(),
 )
 
 enforcement_petition = Table(
@@ -1104,6 +1115,7 @@ enforcement_petition = Table(
     Column("timely", Boolean, nullable=False),
     Column("by_user_id", ForeignKey("app_user.id")),
     Column("at", UTCDateTime),
+    *withdrawal_columns(),
 )
 
 enforcement_order = Table(
@@ -1186,6 +1198,10 @@ rooming_licence = Table(
     Column("ended_on", Date),
     Column("by_user_id", ForeignKey("app_user.id")),
     Column("at", UTCDateTime),
+    # The Council's fee in force on the day of issue and the City Clerk's receipt for it
+    # (revision 0019); none before the fee is set.
+    Column("fee", Cents),
+    Column("fee_receipt", String(40), nullable=False, server_default=""),
     UniqueConstraint("municipality_id", "number", name="uq_rooming_licence_number"),
 )
 
@@ -1199,4 +1215,47 @@ rooming_licence_room = Table(
     Column("sleeping", Boolean, nullable=False),
     Column("occupants_over_12", Integer, nullable=False),
     Column("occupants_under_12", Integer, nullable=False),
+)
+
+# A case inspection scheduled on the inspector's day beside the permit inspections (revision
+# 0019): the first inspection of a complaint, a re-inspection on the correction date, a licence
+# inspection; done when the inspection it led to is recorded.
+enforcement_visit = Table(
+    "enforcement_visit",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    version_column(),
+    Column("case_id", ForeignKey("enforcement_case.id"), nullable=False, index=True),
+    Column("purpose", StrEnumType(enforcement.VisitPurpose), nullable=False),
+    Column("scheduled_on", Date, nullable=False),
+    Column("scheduled_time", String(8), nullable=False, server_default=""),
+    Column("inspector_id", ForeignKey("app_user.id")),
+    Column("route_position", Integer),
+    Column("status", StrEnumType(enforcement.VisitStatus), nullable=False),
+    Column("inspection_id", ForeignKey("enforcement_inspection.id")),
+    Column("notes", Text, nullable=False, server_default=""),
+    Column("by_user_id", ForeignKey("app_user.id")),
+    Column("at", UTCDateTime),
+    Index("ix_enforcement_visit_day", "scheduled_on", "inspector_id"),
+)
+
+# An occupancy calculation (Hudson 140-7, Ch. 512-11) attached to a case or a rooming-house
+# licence (revision 0019): the rooms as entered and the result as computed that day, kept frozen.
+occupancy_check = Table(
+    "occupancy_check",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("municipality_id", ForeignKey("municipality.id"), nullable=False),
+    Column("case_id", ForeignKey("enforcement_case.id"), index=True),
+    Column("licence_id", ForeignKey("rooming_licence.id"), index=True),
+    Column("code", String(20), nullable=False),
+    Column("unit", String(80), nullable=False),
+    Column("checked_on", Date, nullable=False),
+    Column("max_occupants", Integer, nullable=False),
+    Column("complies", Boolean, nullable=False),
+    Column("rooms_json", Text, nullable=False),  # the calculator's input, as `housing occupancy`
+    Column("result_json", Text, nullable=False),  # its output that day
+    Column("inspection_id", ForeignKey("enforcement_inspection.id")),  # over-occupancy found
+    Column("by_user_id", ForeignKey("app_user.id")),
+    Column("at", UTCDateTime),
 )

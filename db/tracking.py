@@ -123,6 +123,7 @@ ENTITY_NAMES.update(
         enforcement.Petition: "enforcement_petition",
         enforcement.EnforcementOrder: "enforcement_order",
         enforcement.Escalation: "enforcement_escalation",
+        enforcement.CaseVisit: "enforcement_visit",
     }
 )
 # Rooming house licences (revision 0018).
@@ -130,6 +131,7 @@ ENTITY_NAMES.update(
     {
         rooming.RoomingLicence: "rooming_licence",
         rooming.LicenceRoom: "rooming_licence_room",
+        enforcement.OccupancyCheck: "occupancy_check",
     }
 )
 # The complainant is confidential (code enforcement): the audit trail says only that it was set.

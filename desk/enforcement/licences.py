@@ -109,6 +109,8 @@ class RoomingLicence:
     ended_on: date | None = None
     by_user_id: int | None = None
     at: datetime | None = None
+    fee: Decimal | None = None  # the Council's fee in force on the day of issue
+    fee_receipt: str = ""  # the City Clerk's receipt for it
     id: int | None = None
     version: int = 0
 

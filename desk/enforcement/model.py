@@ -223,6 +223,9 @@ class NoticeService:
     agent_must_notify_owner: bool = False
     by_user_id: int | None = None
     at: datetime | None = None
+    withdrawn_on: date | None = None  # entered by mistake: withdrawn, never deleted
+    withdrawn_reason: str = ""
+    withdrawn_by_id: int | None = None
     id: int | None = None
     version: int = 0
 
@@ -239,6 +242,9 @@ class Petition:
     timely: bool  # filed within 10 days after that addressee's service
     by_user_id: int | None = None
     at: datetime | None = None
+    withdrawn_on: date | None = None  # entered by mistake: withdrawn, never deleted
+    withdrawn_reason: str = ""
+    withdrawn_by_id: int | None = None
     id: int | None = None
 
 
@@ -269,6 +275,59 @@ class Escalation:
     condemnation_id: int | None = None  # the condemnation register's row
     cost: Decimal | None = None  # abatement by the city
     tax_roll_year: int | None = None  # the special charge's tax roll (Wis. s. 66.0627)
+    by_user_id: int | None = None
+    at: datetime | None = None
+    id: int | None = None
+
+
+class VisitPurpose(StrEnum):
+    INSPECTION = "inspection"  # the first inspection of the case
+    REINSPECTION = "reinspection"  # on or after a correction date
+    LICENCE = "licence"  # a rooming-house licence inspection (140-10A)
+
+
+class VisitStatus(StrEnum):
+    SCHEDULED = "scheduled"
+    DONE = "done"  # the inspection it led to is recorded
+    CANCELLED = "cancelled"
+
+
+@dataclass(eq=False, kw_only=True)
+class CaseVisit:
+    """A case inspection on the inspector's day, beside the permit inspections."""
+
+    case_id: int
+    purpose: VisitPurpose
+    scheduled_on: date
+    scheduled_time: str = ""  # "09:30", or "" for any time that day
+    inspector_id: int | None = None
+    route_position: int | None = None
+    status: VisitStatus = VisitStatus.SCHEDULED
+    inspection_id: int | None = None
+    notes: str = ""
+    by_user_id: int | None = None
+    at: datetime | None = None
+    id: int | None = None
+    version: int = 0
+
+
+@dataclass(eq=False, kw_only=True)
+class OccupancyCheck:
+    """An occupancy calculation (Hudson 140-7, Ch. 512-11) attached to a case or a rooming-house
+    licence: the rooms as entered (the JSON `permitdesk housing occupancy` reads) and the result
+    as computed that day (the JSON it prints), both kept as they were."""
+
+    municipality_id: int
+    case_id: int | None = None
+    licence_id: int | None = None
+    code: str  # the housing code key: hudson-140 or ch-512
+    unit: str  # the dwelling unit or licence the rooms describe
+    checked_on: date
+    max_occupants: int
+    complies: bool
+    rooms_json: str
+    result_json: str
+    inspection_id: int | None = None  # the case inspection recording over-occupancy found
     by_user_id: int | None = None
     at: datetime | None = None
     id: int | None = None
