@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import date, timedelta
 from decimal import Decimal
 from itertools import groupby
@@ -57,7 +58,8 @@ from desk.enforcement.model import (
     OrderKind,
     ServiceMethod,
 )
-from desk.errors import NotFound
+from desk.enforcement.rules import housing_code_key
+from desk.errors import NotFound, RuleViolation, ValidationError
 
 p = schema.permit
 pc = schema.parcel
@@ -114,6 +116,39 @@ def heading(conn: Connection, municipality_id: int) -> r.Heading:
 
 def _kinds(key: str) -> dict[str, PermitKind]:
     return {k.code: k for k in kinds_for(key)}
+
+
+def has_permit_kinds(key: str) -> bool:
+    """Whether the municipality issues permits (the City of Hudson has no permit kinds)."""
+    return bool(kinds_for(key))
+
+
+def check_report_offered(conn: Connection, municipality_id: int, kind: r.ReportKind) -> None:
+    """RuleViolation when the municipality is not offered the report (one made of permits, for
+    a municipality with no permit kinds): for a caller about to make it (the CLI)."""
+    _permit_report_check(heading(conn, municipality_id), kind)
+
+
+def _permit_report_check(head: r.Heading, kind: r.ReportKind) -> None:
+    """A report made of permits alone is refused for a municipality with no permit kinds."""
+    why = r.not_offered_reason(
+        kind, has_permit_kinds(head.municipality_key), f"the {head.municipality_name}"
+    )
+    if why:
+        raise RuleViolation(why)
+
+
+def _enforcement_only(head: r.Heading, trade: str | None) -> bool:
+    """r.enforcement_only for the report's municipality; a trade is refused there (it has no
+    permits of any trade)."""
+    only = r.enforcement_only(has_permit_kinds(head.municipality_key))
+    if only and trade is not None:
+        raise ValidationError(
+            "trade",
+            f"the {head.municipality_name} has no permit kinds: its report covers code "
+            "enforcement only; leave the trade out",
+        )
+    return only
 
 
 def _trade_of(key: str, kind: str | None) -> str:
@@ -311,6 +346,7 @@ def monthly_report(
     trade = r.check_trade(trade)
     head = heading(conn, municipality_id)
     key = head.municipality_key
+    only = _enforcement_only(head, trade)
     periods = (
         r.month_period(year, month),
         r.same_month_last_year(year, month),
@@ -347,9 +383,10 @@ def monthly_report(
         licences_granted=licence_queries.month_licences(conn, municipality_id, period, trade),
         money=r.money_split(fees_by_account(conn, municipality_id, key, period, trade)),
         # Code enforcement (Hudson 140-3): the report of every trade only.
-        enforcement=enforcement_section(conn, municipality_id, period, periods[2])
+        enforcement=enforcement_section(conn, municipality_id, period, periods[2], always=only)
         if trade is None
         else None,
+        enforcement_only=only,
     )
 
 
@@ -835,6 +872,7 @@ def annual_report(
     trade = r.check_trade(trade)
     head = heading(conn, municipality_id)
     key = head.municipality_key
+    only = _enforcement_only(head, trade)
     period = r.year_period(year)
     heads, groups, fees = _headlines(conn, municipality_id, key, year, trade)
     kinds = _kinds(key)
@@ -929,9 +967,10 @@ def annual_report(
         # 15.1.6(c) condemnations; City licences granted and revoked (revision 0011).
         licensing=licence_queries.licensing_section(conn, municipality_id, period, trade),
         register_starts=register_starts(conn, municipality_id),
-        enforcement=enforcement_section(conn, municipality_id, period, hearings=True)
+        enforcement=enforcement_section(conn, municipality_id, period, hearings=True, always=only)
         if trade is None
         else None,
+        enforcement_only=only,
     )
 
 
@@ -954,6 +993,7 @@ def c404_report(
     conn: Connection, municipality_id: int, period: r.Period, threshold: Decimal | None = None
 ) -> r.C404Report:
     head = heading(conn, municipality_id)
+    _permit_report_check(head, r.ReportKind.C404)
     if threshold is None:
         threshold = r.high_value_threshold(head.setting(r.HIGH_VALUE_SETTING, ""))
     rows = conn.execute(
@@ -1086,6 +1126,8 @@ def _act211_lines(
 def act211_report(
     conn: Connection, municipality_id: int, year: int, month: int, today: date
 ) -> r.Act211Report:
+    # No refusal here for a municipality with no permit kinds: Needs attention reads the month's
+    # filings of every municipality (db/attention/counter.py); the report is then empty.
     head = heading(conn, municipality_id)
     period = r.month_period(year, month)
     lines = _act211_lines(conn, municipality_id, _between(p.c.issued_on, period), today)
@@ -1707,7 +1749,7 @@ def enforcement_figures(
         conn,
         select(esv.c.method, func.count())
         .select_from(service_case)
-        .where(mine, _between(esv.c.served_on, period))
+        .where(mine, _between(esv.c.served_on, period), esv.c.withdrawn_on.is_(None))
         .group_by(esv.c.method),
         ServiceMethod,
     )
@@ -1715,7 +1757,7 @@ def enforcement_figures(
         conn.execute(
             select(func.count())
             .select_from(service_case)
-            .where(mine, _between(esv.c.returned_on, period))
+            .where(mine, _between(esv.c.returned_on, period), esv.c.withdrawn_on.is_(None))
         ).scalar_one()
     )
     orders = _tally(
@@ -1731,7 +1773,7 @@ def enforcement_figures(
         for timely, count in conn.execute(
             select(epe.c.timely, func.count())
             .select_from(epe.join(notice_case, en.c.id == epe.c.notice_id))
-            .where(mine, _between(epe.c.filed_on, period))
+            .where(mine, _between(epe.c.filed_on, period), epe.c.withdrawn_on.is_(None))
             .group_by(epe.c.timely)
         )
     }
@@ -1839,12 +1881,29 @@ def enforcement_section(
     ytd: r.Period | None = None,
     *,
     hearings: bool = False,
+    always: bool = False,
 ) -> r.EnforcementSection | None:
-    """The reports' code-enforcement part, or None when the municipality has no case."""
-    if not has_enforcement(conn, municipality_id):
+    """The reports' code-enforcement part, or None when the municipality has no case (`always`:
+    the figures even then, for a municipality whose report is this part alone; None still
+    when the database has no enforcement register). The labels cite the municipality's
+    housing code (municipality.settings housing_code)."""
+    if not has_enforcement(conn, municipality_id) and not (
+        always and set(ENFORCEMENT_TABLES) <= set(inspect(conn).get_table_names())
+    ):
         return None
+    settings = conn.execute(select(m.c.settings).where(m.c.id == municipality_id)).scalar()
+    code = housing_code_key(settings if isinstance(settings, dict) else None)
+
+    def figures(when: r.Period) -> r.EnforcementFigures:
+        return replace(enforcement_figures(conn, municipality_id, when), code=code)
+
     return r.EnforcementSection(
-        figures=enforcement_figures(conn, municipality_id, period),
-        ytd=enforcement_figures(conn, municipality_id, ytd) if ytd is not None else None,
+        figures=figures(period),
+        ytd=figures(ytd) if ytd is not None else None,
         hearings=enforcement_hearings(conn, municipality_id, period) if hearings else (),
+        condemned=tuple(
+            licence_queries.condemnations_in(conn, municipality_id, period.start, period.end)
+        )
+        if always and licence_queries.recorded(conn)
+        else (),
     )

@@ -644,13 +644,17 @@ def _add_issue8_commands(
         p.add_argument("--pdf", metavar="F", help="the PDF file to write")
 
     monthly = reportsub.add_parser(
-        "monthly", help="monthly permit activity per trade (15.1.74(b), 15.1.34(b)(8))"
+        "monthly",
+        help="monthly permit activity per trade (15.1.74(b), 15.1.34(b)(8)); code enforcement only "
+        "for a municipality without permits (Hudson)",
     )
     outputs(monthly)
     monthly.add_argument("--month", required=True, metavar="YYYY-MM")
     monthly.add_argument("--trade", help="one trade only, e.g. electrical or plumbing")
     annual = reportsub.add_parser(
-        "annual", help="the annual report to the Common Council (15.1.6(c))"
+        "annual",
+        help="the annual report to the Common Council (15.1.6(c); code enforcement only for a "
+        "municipality without permits)",
     )
     outputs(annual)
     annual.add_argument("--year", required=True, metavar="YYYY")
@@ -731,6 +735,7 @@ def cmd_issue8_report(args: argparse.Namespace) -> int:
                 report = q.c404_report(conn, mid, period)
             else:
                 assert month is not None
+                q.check_report_offered(conn, mid, r.ReportKind.ACT211)
                 report = q.act211_report(conn, mid, *month, SystemClock().today())
     finally:
         database.close()
@@ -753,6 +758,11 @@ def cmd_export(args: argparse.Namespace) -> int:
     try:
         with database.read() as conn:
             mid = q.municipality_id_for(conn, args.municipality)
+            # A municipality with code enforcement only has no permits to export (Hudson).
+            if not q.has_permit_kinds(q.heading(conn, mid).municipality_key):
+                raise UsageError(
+                    "the BLDS export is of permits; this municipality has no permit kinds"
+                )
             result = export_blds(
                 out,
                 (q.BLDS_PERMIT_FIELDS, q.blds_permit_rows(conn, mid)),

@@ -6,6 +6,11 @@ PDF: a cover page with the letterhead and the inspector's name, a summary with t
 figures, the previous year and a five-year trend, charts (permits and valuation by month, fees by
 category), then the tables. Excel: a sheet per section, totals as formulas, the summary's
 figures as references to those totals.
+
+A municipality with no permit kinds (the City of Hudson: its housing code, ch. 140, only) gets
+the code-enforcement report alone (AnnualReport.enforcement_only): a cover, the year's
+figures, the hearings the Council decided and the dwellings condemned; no permit, fee or
+licence table and no Glendale citation.
 """
 
 from __future__ import annotations
@@ -38,7 +43,10 @@ from reports.common import (
     signature_image,
 )
 from reports.monthly import (
-    ENFORCEMENT_TITLE,
+    NO_REGISTER,
+    condemnations_pdf,
+    condemnations_xlsx,
+    enforcement_byline,
     enforcement_hearings_pdf,
     enforcement_hearings_xlsx,
     enforcement_pdf,
@@ -113,6 +121,14 @@ def _partial_words(rep: AnnualReport) -> str:
 
 def cover_lines(rep: AnnualReport) -> tuple[str, str]:
     head = rep.heading
+    if rep.enforcement_only:
+        chapter = (
+            rep.enforcement.citations.chapter if rep.enforcement is not None else "housing code"
+        )
+        return (
+            f"Code enforcement report — {rep.year}",
+            f"Annual report to the Common Council of the {head.municipality_name} ({chapter})",
+        )
     if rep.trade == "electrical":
         return (
             f"Annual report of the Electrical Inspector — {rep.year}",
@@ -145,9 +161,17 @@ def render_annual_pdf(
 ) -> None:
     """The annual report as a PDF; `register` adds the appendix listing every permit issued."""
     pdf = Pdf(rep.heading, rep.title)
+    _cover(pdf, rep, prepared_on)
+    if rep.enforcement_only:
+        _enforcement_report_pdf(pdf, rep)
+    else:
+        _summary_and_tables_pdf(pdf, rep, register)
+    pdf.build(out, subject=f"{rep.heading.municipality_name} {rep.year}", cover=True)
+
+
+def _cover(pdf: Pdf, rep: AnnualReport, prepared_on: date | None) -> None:
     head = rep.heading
     title, to_whom = cover_lines(rep)
-    # --- cover
     logo = image_flowable(
         head.letterhead.logo if isinstance(head.letterhead, Letterhead) else None,
         1.1 * inch,
@@ -182,6 +206,26 @@ def render_annual_pdf(
         pdf.text(f"Due by {day(rep.due.due)} ({rep.due.section})", "cover_line")
     pdf.add(PageBreak())
 
+
+def _enforcement_report_pdf(pdf: Pdf, rep: AnnualReport) -> None:
+    """After the cover: the year's code-enforcement figures, the hearings, the condemnations."""
+    pdf.letterhead()
+    pdf.text(rep.title, "title")
+    pdf.text(enforcement_byline(rep), "label")
+    pdf.space(4)
+    section = rep.enforcement
+    if section is None:
+        pdf.text(NO_REGISTER)
+        return
+    pdf.text(section.summary_sentence(str(rep.year)))
+    enforcement_pdf(pdf, section, [str(rep.year)])
+    enforcement_hearings_pdf(pdf, section, str(rep.year))
+    condemnations_pdf(
+        pdf, section.citations, rep.licensing.condemnations, str(rep.year), rep.period.end
+    )
+
+
+def _summary_and_tables_pdf(pdf: Pdf, rep: AnnualReport, register: bool) -> None:
     # --- summary
     pdf.letterhead()
     pdf.text(rep.title, "title")
@@ -483,7 +527,6 @@ def render_annual_pdf(
                 money(sum((x.valuation for x in rep.register), Decimal(0))),
             ],
         )
-    pdf.build(out, subject=f"{head.municipality_name} {rep.year}", cover=True)
 
 
 def fee_accounts(rep: AnnualReport) -> list[AccountFees]:
@@ -620,6 +663,9 @@ def _fit_widths(cols: list[Col], total: float) -> None:
 
 
 def export_annual_xlsx(rep: AnnualReport, out: Path, *, register: bool = True) -> None:
+    if rep.enforcement_only:
+        _export_enforcement_xlsx(rep, out)
+        return
     head = rep.heading
     wb = xlsx.new_workbook(
         rep.title,
@@ -769,7 +815,7 @@ def export_annual_xlsx(rep: AnnualReport, out: Path, *, register: bool = True) -
     _licensing_xlsx(wb, rep, lines, raz, row + len(rep.orders) + 3)
     if rep.enforcement is not None:  # Hudson 140-3, with the hearings decided in the year
         enf, at = enforcement_xlsx(
-            wb, rep.enforcement, [str(rep.year)], f"{ENFORCEMENT_TITLE} — {rep.year}", lines
+            wb, rep.enforcement, [str(rep.year)], f"{rep.enforcement.title} — {rep.year}", lines
         )
         enforcement_hearings_xlsx(enf, rep.enforcement, at)
         xlsx.finish_sheet(enf, title_rows=set(range(1, len(lines) + 3)))
@@ -1074,6 +1120,34 @@ def _sureties_xlsx(wb: Any, rep: AnnualReport, lines: list[str]) -> None:
         start_row=row + 1,
         freeze=False,
     )
+
+
+def _export_enforcement_xlsx(rep: AnnualReport, out: Path) -> None:
+    """The code-enforcement report as a workbook: the year's figures with the hearings, and the
+    dwellings condemned."""
+    head = rep.heading
+    section = rep.enforcement
+    year = str(rep.year)
+    wb = xlsx.new_workbook(
+        rep.title,
+        subject=f"{head.municipality_name} {rep.year}",
+        author=head.municipality_name,
+        keywords="annual report, code enforcement",
+        description=section.summary_sentence(year) if section else NO_REGISTER,
+    )
+    lines = [head.municipality_name, enforcement_byline(rep)]
+    if section is None:
+        ws = xlsx.first_sheet(wb, "Code enforcement")
+        xlsx.write_title(ws, rep.title, [*lines, NO_REGISTER])
+        xlsx.save(wb, out)
+        return
+    ws, at = enforcement_xlsx(wb, section, [year], rep.title, lines, first=True)
+    enforcement_hearings_xlsx(ws, section, at)
+    xlsx.finish_sheet(ws, title_rows=set(range(1, len(lines) + 3)))
+    condemnations_xlsx(
+        wb, section.citations, rep.licensing.condemnations, year, rep.period.end, lines
+    )
+    xlsx.save(wb, out)
 
 
 # --------------------------------------------------------------------------- condemnations

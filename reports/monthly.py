@@ -2,6 +2,10 @@
 granted and fees received and delivered to the City Treasurer"; 15.1.34(b)(8): the plumbing
 inspector's monthly report of permit transactions), for every trade or one, as a PDF and an
 Excel workbook. Pure renderers over desk.domain.reports.MonthlyReport.
+
+A municipality with no permit kinds (the City of Hudson: its housing code, ch. 140, only) gets
+the code-enforcement report alone (MonthlyReport.enforcement_only): the figures, the month's
+condemnations, no permit or fee table and no Glendale citation.
 """
 
 from __future__ import annotations
@@ -13,17 +17,21 @@ from typing import Any
 
 from openpyxl.styles import Alignment
 
+from desk.domain.licensing import CondemnationLine
 from desk.domain.reports import (
     ACTIVITY_COLUMNS,
     Activity,
+    CodeCitations,
     EnforcementSection,
     FigureLine,
     MonthlyReport,
     TradeActivity,
+    cite,
     month_period,
     year_to_date,
 )
 from reports import xlsx
+from reports.enforcement.notice import code_name
 from reports.report_pdf import Col, Pdf, count, day, money
 
 MONEY_FIELDS = ("valuation", "fees_received", "fees_delivered")
@@ -56,6 +64,9 @@ def summary_sentence(rep: MonthlyReport) -> str:
 
 
 def render_monthly_pdf(rep: MonthlyReport, out: Path) -> None:
+    if rep.enforcement_only:
+        _render_enforcement_monthly_pdf(rep, out)
+        return
     pdf = Pdf(rep.heading, rep.title)
     head = rep.heading
     pdf.letterhead()
@@ -145,6 +156,9 @@ def render_monthly_pdf(rep: MonthlyReport, out: Path) -> None:
 
 
 def export_monthly_xlsx(rep: MonthlyReport, out: Path) -> None:
+    if rep.enforcement_only:
+        _export_enforcement_monthly_xlsx(rep, out)
+        return
     head = rep.heading
     wb = xlsx.new_workbook(
         rep.title,
@@ -377,7 +391,7 @@ def enforcement_pdf(pdf: Pdf, section: EnforcementSection, titles: Sequence[str]
     then the hearings decided, if the section lists them."""
     periods = [section.figures, *([section.ytd] if section.ytd is not None else [])]
     columns = [f.lines() for f in periods]
-    pdf.h1(ENFORCEMENT_TITLE)
+    pdf.h1(section.title)
     pdf.table(
         [Col("", 3.9), *(Col(t, 1.5, "RIGHT") for t in titles)],
         [
@@ -388,8 +402,12 @@ def enforcement_pdf(pdf: Pdf, section: EnforcementSection, titles: Sequence[str]
     pdf.note(ENFORCEMENT_NOTE)
 
 
+def hearings_title(section: EnforcementSection) -> str:
+    return cite("Hearings before the Common Council", section.citations.hearings_list)
+
+
 def enforcement_hearings_pdf(pdf: Pdf, section: EnforcementSection, period_words: str) -> None:
-    pdf.h2("Hearings before the Common Council (140-3B, 140-3C)")
+    pdf.h2(hearings_title(section))
     pdf.table(
         [
             Col("Hearing", 0.8),
@@ -407,11 +425,17 @@ def enforcement_hearings_pdf(pdf: Pdf, section: EnforcementSection, period_words
 
 
 def enforcement_xlsx(
-    wb: Any, section: EnforcementSection, titles: Sequence[str], title: str, lines: Sequence[str]
+    wb: Any,
+    section: EnforcementSection,
+    titles: Sequence[str],
+    title: str,
+    lines: Sequence[str],
+    *,
+    first: bool = False,
 ) -> tuple[Any, int]:
-    """A sheet "Code enforcement": the figures of each period in a column; returns the sheet
-    and the first free row (for the hearings)."""
-    ws = xlsx.add_sheet(wb, "Code enforcement")
+    """A sheet "Code enforcement" (`first`: the workbook's first sheet): the figures of each
+    period in a column; returns the sheet and the first free row (for the hearings)."""
+    ws = (xlsx.first_sheet if first else xlsx.add_sheet)(wb, "Code enforcement")
     start = xlsx.write_title(ws, title, [*lines, ENFORCEMENT_NOTE])
     periods = [section.figures, *([section.ytd] if section.ytd is not None else [])]
     columns = [f.lines() for f in periods]
@@ -436,9 +460,7 @@ def enforcement_xlsx(
 
 
 def enforcement_hearings_xlsx(ws: Any, section: EnforcementSection, row: int) -> int:
-    ws.cell(
-        row=row, column=1, value="Hearings before the Common Council (140-3B, 140-3C)"
-    ).font = xlsx.TOTAL_FONT
+    ws.cell(row=row, column=1, value=hearings_title(section)).font = xlsx.TOTAL_FONT
     table = xlsx.write_table(
         ws,
         ["Hearing", "Decided", "Case", "Address", "Decision"],
@@ -470,7 +492,147 @@ def _enforcement_xlsx(wb: Any, rep: MonthlyReport) -> None:
         wb,
         rep.enforcement,
         _enforcement_titles(rep),
-        f"{ENFORCEMENT_TITLE} — {rep.period.label}",
+        f"{rep.enforcement.title} — {rep.period.label}",
         [rep.heading.municipality_name],
     )
     xlsx.finish_sheet(ws, title_rows=set(range(1, 5)))
+
+
+# --- the code-enforcement report of a municipality with no permit kinds (Hudson ch. 140) ------
+
+NO_REGISTER = "This database keeps no code-enforcement register yet (revision 0017)."
+
+
+def enforcement_byline(rep: MonthlyReport | Any) -> str:
+    """'Dale Kowalski, Building Inspector — housing code: City of Hudson, Ch. 140 Minimum
+    Housing' (the report of a municipality that enforces its housing code only)."""
+    head = rep.heading
+    section: EnforcementSection | None = rep.enforcement
+    key = section.citations.key if section is not None else ""
+    code = f" — housing code: {code_name(key)}" if key else ""
+    return f"{head.inspector_name}, {head.inspector_title}{code}"
+
+
+def condemnations_title(c: CodeCitations) -> str:
+    return cite("Dwellings condemned as unfit for human habitation", c.condemnation)
+
+
+def condemnations_pdf(
+    pdf: Pdf,
+    c: CodeCitations,
+    condemned: Sequence[CondemnationLine],
+    period_words: str,
+    end: Any,
+) -> None:
+    """The period's condemnations with their outcome on its last day (Hudson 140-11B grounds,
+    140-11C vacate within the period ordered)."""
+    pdf.h1(condemnations_title(c))
+    pdf.table(
+        [
+            Col("Address", 2.3, wrap=True),
+            Col("Condemned", 0.85),
+            Col("Grounds", 1.05, wrap=True),
+            Col("Vacate by", 0.85),
+            Col(f"Outcome at {day(end)}", 1.95),
+        ],
+        [
+            [
+                x.where,
+                day(x.condemned_on),
+                c.grounds(x.grounds_text),
+                day(x.vacate_by),
+                x.outcome_words(end),
+            ]
+            for x in condemned
+        ],
+        empty=f"No dwelling was condemned in {period_words}.",
+    )
+
+
+def condemnations_xlsx(
+    wb: Any,
+    c: CodeCitations,
+    condemned: Sequence[CondemnationLine],
+    period_words: str,
+    end: Any,
+    lines: Sequence[str],
+) -> None:
+    """A sheet "Condemnations": the period's condemnations with their outcome on its last day."""
+    ws = xlsx.add_sheet(wb, "Condemnations")
+    start = xlsx.write_title(ws, f"{condemnations_title(c)} — {period_words}", lines)
+    table = xlsx.write_table(
+        ws,
+        [
+            "Address",
+            "Unit",
+            "Condemned",
+            "Grounds",
+            "Reasons",
+            "Vacate by",
+            f"Outcome at {day(end)}",
+        ],
+        [
+            [
+                x.address,
+                x.dwelling_unit,
+                x.condemned_on,
+                c.grounds(x.grounds_text),
+                x.reasons,
+                x.vacate_by,
+                x.outcome_words(end),
+            ]
+            for x in condemned
+        ],
+        date_cols={2, 5},
+        total_row=False,
+        start_row=start,
+    )
+    if not condemned:
+        ws.cell(
+            row=table.header_row + 1,
+            column=1,
+            value=f"No dwelling was condemned in {period_words}.",
+        )
+    xlsx.finish_sheet(ws, title_rows=set(range(1, table.header_row)))
+
+
+def _render_enforcement_monthly_pdf(rep: MonthlyReport, out: Path) -> None:
+    pdf = Pdf(rep.heading, rep.title)
+    pdf.letterhead()
+    pdf.text(rep.title, "title")
+    pdf.text(enforcement_byline(rep), "label")
+    pdf.space(6)
+    section = rep.enforcement
+    if section is None:
+        pdf.text(NO_REGISTER)
+    else:
+        pdf.text(section.summary_sentence(rep.period.label))
+        enforcement_pdf(pdf, section, _enforcement_titles(rep))
+        condemnations_pdf(
+            pdf, section.citations, section.condemned, rep.period.label, rep.period.end
+        )
+    pdf.build(out, subject=rep.period.label)
+
+
+def _export_enforcement_monthly_xlsx(rep: MonthlyReport, out: Path) -> None:
+    head = rep.heading
+    section = rep.enforcement
+    wb = xlsx.new_workbook(
+        rep.title,
+        subject=rep.period.label,
+        author=head.municipality_name,
+        keywords="monthly report, code enforcement",
+        description=section.summary_sentence(rep.period.label) if section else NO_REGISTER,
+    )
+    lines = [head.municipality_name, enforcement_byline(rep)]
+    if section is None:
+        ws = xlsx.first_sheet(wb, "Code enforcement")
+        xlsx.write_title(ws, rep.title, [*lines, NO_REGISTER])
+        xlsx.save(wb, out)
+        return
+    ws, _ = enforcement_xlsx(wb, section, _enforcement_titles(rep), rep.title, lines, first=True)
+    xlsx.finish_sheet(ws, title_rows=set(range(1, len(lines) + 3)))
+    condemnations_xlsx(
+        wb, section.citations, section.condemned, rep.period.label, rep.period.end, lines
+    )
+    xlsx.save(wb, out)

@@ -41,6 +41,7 @@ from desk.enforcement.model import (
     OrderKind,
     ServiceMethod,
 )
+from desk.enforcement.rules import DEFAULT_HOUSING_CODE
 from desk.errors import ValidationError
 
 ZERO = Decimal("0.00")
@@ -397,6 +398,17 @@ ORDER_WORDS = {
     OrderKind.COUNCIL: "upon the Council's decision (140-3C)",
     OrderKind.EMERGENCY: "emergency orders (140-3H)",
 }
+
+
+def order_words(c: CodeCitations) -> dict[OrderKind, str]:
+    """ORDER_WORDS citing the municipality's code (Hudson: as ORDER_WORDS)."""
+    return {
+        OrderKind.AUTOMATIC: cite("no timely petition", c.order_automatic),
+        OrderKind.COUNCIL: cite("upon the Council's decision", c.order_council),
+        OrderKind.EMERGENCY: cite("emergency orders", c.order_emergency),
+    }
+
+
 DECISION_WORDS = {
     Decision.SUSTAIN: "sustained",
     Decision.MODIFY: "modified",
@@ -412,6 +424,77 @@ ESCALATION_WORDS = {
 
 # Rooming-house licence events the reports count, with the section of each (Hudson 140-10).
 LICENCE_EVENTS = {"issued": "140-10A", "suspended": "140-10C", "revoked": "140-10D"}
+
+
+@dataclass(frozen=True)
+class CodeCitations:
+    """How the code-enforcement part cites the housing code the municipality enforces. Hudson
+    ch. 140 numbers each step (140-3 notices, orders and hearings, 140-10 rooming-house
+    licences, 140-11 condemnation); the Ch. 512 text on file numbers its standards only, so its
+    report cites the chapter and no section. An empty section prints no parentheses."""
+
+    key: str
+    chapter: str  # "Hudson ch. 140": the report's title
+    procedure: str  # "Hudson 140-3": the code-enforcement part's heading
+    notices: str = ""
+    service: str = ""
+    petitions: str = ""
+    hearings: str = ""
+    hearings_list: str = ""
+    order_automatic: str = ""
+    order_council: str = ""
+    order_emergency: str = ""
+    condemnation: str = ""
+    licences: Mapping[str, str] = field(default_factory=dict)  # LICENCE_EVENTS' keys
+
+    @property
+    def title(self) -> str:
+        return f"Code enforcement ({self.procedure})"
+
+    def grounds(self, text: str) -> str:
+        """A condemnation's grounds as the register keeps them ('B(1), B(3)'), cited in full
+        ('140-11B(1), 140-11B(3)') where the code numbers its condemnation section."""
+        if not self.condemnation or not text:
+            return text
+        return ", ".join(f"{self.condemnation}{g.strip()}" for g in text.split(","))
+
+
+CODE_CITATIONS = {
+    "hudson-140": CodeCitations(
+        "hudson-140",
+        chapter="Hudson ch. 140",
+        procedure="Hudson 140-3",
+        notices="140-3A, 140-3H",
+        service="140-3A(4)",
+        petitions="140-3B",
+        hearings="140-3C",
+        hearings_list="140-3B, 140-3C",
+        order_automatic="140-3D",
+        order_council="140-3C",
+        order_emergency="140-3H",
+        condemnation="140-11",
+        licences=LICENCE_EVENTS,
+    ),
+    "ch-512": CodeCitations("ch-512", chapter="Ch. 512", procedure="Ch. 512"),
+}
+
+
+def code_citations(key: str | None) -> CodeCitations:
+    """The citations of a housing code by its key (desk/enforcement/rules.py housing_code_key);
+    a code not shipped is cited by its key."""
+    key = key or DEFAULT_HOUSING_CODE
+    return CODE_CITATIONS.get(key) or CodeCitations(key, chapter=key, procedure=key)
+
+
+def cite(label: str, section: str) -> str:
+    return f"{label} ({section})" if section else label
+
+
+def enforcement_only(has_permit_kinds: bool) -> bool:
+    """A municipality with no permit kinds enforces its housing code only (the City of Hudson:
+    ch. 140, no permit kinds, fee schedule or intake forms): its monthly and annual reports are
+    the code-enforcement report, with no permit or fee tables and no Glendale citation."""
+    return not has_permit_kinds
 
 
 @dataclass(frozen=True)
@@ -454,9 +537,16 @@ class EnforcementFigures:
     # Rooming-house licences issued, suspended and revoked (Hudson 140-10), by the day of each;
     # None: no licence register in this database (before revision 0018).
     licences: Mapping[str, int] | None = None
+    # The housing code the municipality enforces: the labels cite its sections.
+    code: str = DEFAULT_HOUSING_CODE
+
+    @property
+    def citations(self) -> CodeCitations:
+        return code_citations(self.code)
 
     def lines(self) -> list[FigureLine]:
         """The figures as the reports print them: each total, then its parts."""
+        c = self.citations
 
         def parts(
             key: str, label: str, counts: Mapping[Any, int], words: Mapping[Any, str]
@@ -472,28 +562,31 @@ class EnforcementFigures:
         out += parts("cases_closed", "Cases closed", self.cases_closed, CLOSURE_WORDS)
         out += parts(
             "notices",
-            "Notices issued (140-3A, 140-3H)",
+            cite("Notices issued", c.notices),
             self.notices,
             {NoticeKind.NOTICE: "notices of violation", NoticeKind.EMERGENCY: "emergency orders"},
         )
-        out += parts("served", "Addressees served (140-3A(4))", self.served, SERVICE_WORDS)
+        out += parts("served", cite("Addressees served", c.service), self.served, SERVICE_WORDS)
         out.append(
             FigureLine(
                 "returned_unclaimed", "Registered mail returned unclaimed", self.returned_unclaimed
             )
         )
-        out += parts("orders", "Orders taking effect", self.orders, ORDER_WORDS)
+        out += parts("orders", "Orders taking effect", self.orders, order_words(c))
         out += [
             FigureLine(
                 "petitions",
-                "Petitions for a hearing (140-3B)",
+                cite("Petitions for a hearing", c.petitions),
                 self.petitions_timely + self.petitions_late,
             ),
             FigureLine("petitions.timely", "filed within 10 days", self.petitions_timely, 1),
             FigureLine("petitions.late", "filed late", self.petitions_late, 1),
         ]
         out += parts(
-            "hearings", "Hearings held and decided (140-3C)", self.decisions, DECISION_WORDS
+            "hearings",
+            cite("Hearings held and decided", c.hearings),
+            self.decisions,
+            DECISION_WORDS,
         )
         out += parts("escalations", "Orders not complied with", self.escalations, ESCALATION_WORDS)
         out.append(
@@ -503,13 +596,20 @@ class EnforcementFigures:
         )
         if self.condemnations is not None:
             out.append(
-                FigureLine("condemnations", "Dwellings condemned (register)", self.condemnations)
+                FigureLine(
+                    "condemnations",
+                    cite("Dwellings condemned", c.condemnation),
+                    self.condemnations,
+                )
             )
         if self.licences is not None:
             out += [
-                FigureLine(f"licences.{k}", f"Rooming-house licences {k} ({section})", n)
-                for k, section in LICENCE_EVENTS.items()
-                for n in [self.licences.get(k, 0)]
+                FigureLine(
+                    f"licences.{k}",
+                    cite(f"Rooming-house licences {k}", c.licences.get(k, "")),
+                    self.licences.get(k, 0),
+                )
+                for k in LICENCE_EVENTS
             ]
         return out
 
@@ -545,6 +645,47 @@ class EnforcementSection:
     figures: EnforcementFigures
     ytd: EnforcementFigures | None = None
     hearings: tuple[HearingLine, ...] = ()
+    # The period's condemnations (the register), for the report of a municipality that
+    # enforces its housing code only; the others list them with the razings (15.1.6(c)).
+    condemned: tuple[CondemnationLine, ...] = ()
+
+    @property
+    def citations(self) -> CodeCitations:
+        return self.figures.citations
+
+    @property
+    def title(self) -> str:
+        """'Code enforcement (Hudson 140-3)', 'Code enforcement (Ch. 512)'."""
+        return self.citations.title
+
+    def summary_sentence(self, period_words: str) -> str:
+        """The period's figures a council member reads first, in one sentence."""
+        f = self.figures
+        n = {k: int(f.figure(k)) for k in ("complaints", "cases_opened", "notices", "hearings")}
+        closed = sum(f.cases_closed.values())
+        orders = sum(f.orders.values())
+        text = (
+            f"In {period_words}: {_n(n['complaints'], 'complaint')} received, "
+            f"{_n(n['cases_opened'], 'case')} opened and {closed:,} closed, "
+            f"{_n(n['notices'], 'notice')} issued, {_n(orders, 'order')} taking effect, "
+            f"{_n(n['hearings'], 'hearing')} decided by the Common Council"
+        )
+        if f.condemnations is not None:
+            text += f", {_n(f.condemnations, 'dwelling')} condemned"
+        return text + "."
+
+
+def _n(n: int, word: str) -> str:
+    return f"{n:,} {word}{'s' if n != 1 else ''}"
+
+
+def enforcement_title(
+    municipality_name: str, section: EnforcementSection | None, what: str, period_words: str
+) -> str:
+    """'Monthly report on code enforcement in the City of Hudson (Hudson ch. 140) — April
+    2026': the report of a municipality that enforces its housing code only."""
+    chapter = (section.citations if section is not None else code_citations(None)).chapter
+    return f"{what} on code enforcement in the {municipality_name} ({chapter}) — {period_words}"
 
 
 @dataclass(frozen=True)
@@ -568,6 +709,8 @@ class MonthlyReport:
     # Code enforcement (Hudson 140-3) in the month and the year to date; None: the report of
     # one trade, or a municipality with no enforcement record.
     enforcement: EnforcementSection | None = None
+    # No permit kinds (enforcement_only): the report is the code-enforcement report alone.
+    enforcement_only: bool = False
 
     @property
     def total(self) -> TradeActivity:
@@ -581,6 +724,13 @@ class MonthlyReport:
 
     @property
     def title(self) -> str:
+        if self.enforcement_only:
+            return enforcement_title(
+                self.heading.municipality_name,
+                self.enforcement,
+                "Monthly report",
+                self.period.label,
+            )
         if self.trade:
             return f"{trade_label(self.trade)} monthly report — {self.period.label}"
         return f"Monthly permit activity — {self.period.label}"
@@ -939,6 +1089,8 @@ class AnnualReport:
     register_starts: date | None = None
     # Code enforcement (Hudson 140-3) in the year, with the hearings decided; None as monthly.
     enforcement: EnforcementSection | None = None
+    # No permit kinds (enforcement_only): the report is the code-enforcement report alone.
+    enforcement_only: bool = False
 
     @property
     def money(self) -> MoneySplit:
@@ -967,6 +1119,10 @@ class AnnualReport:
 
     @property
     def title(self) -> str:
+        if self.enforcement_only:
+            return enforcement_title(
+                self.heading.municipality_name, self.enforcement, "Annual report", str(self.year)
+            )
         if self.trade:
             return f"{trade_label(self.trade)} annual report — {self.year}"
         return f"Annual report to the Common Council — {self.year}"
@@ -1505,7 +1661,47 @@ class ReportKind(StrEnum):
         return self in (ReportKind.ANNUAL, ReportKind.ELECTRICAL_ANNUAL)
 
 
-def due_for(kind: ReportKind, year: int, month: int | None) -> DueDate | None:
+# Reports of permits alone: a municipality with no permit kinds has nothing to put in them.
+PERMIT_ONLY_REPORTS = frozenset(
+    {
+        ReportKind.PLUMBING_MONTHLY,
+        ReportKind.ELECTRICAL_MONTHLY,
+        ReportKind.ELECTRICAL_ANNUAL,
+        ReportKind.C404,
+        ReportKind.ACT211,
+    }
+)
+
+
+def not_offered_reason(
+    kind: ReportKind | None, has_permit_kinds: bool, who: str = "this municipality"
+) -> str:
+    """Why a report is not offered ('' when it is); kind None is the BLDS open-data export of
+    permits. A municipality with no permit kinds gets the monthly and annual reports (its
+    code-enforcement report) and nothing made of permits."""
+    if has_permit_kinds or (kind is not None and kind not in PERMIT_ONLY_REPORTS):
+        return ""
+    what = "The BLDS export" if kind is None else f"The {kind.label}"
+    return (
+        f"{what} lists permits, and {who} has no permit kinds: it enforces its housing code "
+        "only (its monthly and annual reports cover code enforcement)."
+    )
+
+
+def report_label(kind: ReportKind, has_permit_kinds: bool) -> str:
+    """The report's name in the Reports list."""
+    if kind is ReportKind.MONTHLY and enforcement_only(has_permit_kinds):
+        return "Monthly code-enforcement report"
+    return kind.label
+
+
+def due_for(
+    kind: ReportKind, year: int, month: int | None, *, has_permit_kinds: bool = True
+) -> DueDate | None:
+    """The day the report is due; None where no rule sets one (the housing code sets no day
+    for the code-enforcement report: the Glendale 15.1.74(b) days are for permit reports)."""
+    if enforcement_only(has_permit_kinds):
+        return None
     if kind in (ReportKind.MONTHLY, ReportKind.PLUMBING_MONTHLY, ReportKind.ELECTRICAL_MONTHLY):
         assert month is not None
         return monthly_report_due(year, month, kind.trade)

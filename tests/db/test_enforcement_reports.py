@@ -45,6 +45,7 @@ from desk.services.enforcement import licences as rooming
 from reports.council import export_annual_xlsx, render_annual_pdf
 from reports.monthly import export_monthly_xlsx, render_monthly_pdf
 from tests.db.enforcement_setup import OCCUPANT, OWNER, Office, case_with_notice, office
+from tests.db.licence_fee import RECEIPT, set_licence_fee
 
 COMPLAINANT = "Nellie Neighbour"
 CONTACT = "(715) 555-0199"
@@ -88,7 +89,8 @@ def _licence(o: Office, pin: str, number: str, found: tuple[str, ...] = ()) -> t
     )
     case_id = rooming.open_licence_case(o.db.uow(), o.clock, o.inspector, licence_id)
     inspections.record_inspection(o.db.uow(), o.clock, o.inspector, case_id, o.clock.today())
-    rooming.issue_licence(o.db.uow(), o.clock, o.clerk, licence_id)
+    set_licence_fee(o)  # 140-10A: the Council's fee, set before any licence is issued
+    rooming.issue_licence(o.db.uow(), o.clock, o.clerk, licence_id, fee_receipt=RECEIPT)
     if not found:
         return licence_id, 0
     rec = inspections.record_inspection(

@@ -4,6 +4,10 @@ writes its PDF and Excel files into a work folder; the view saves copies where t
 
 The view previews and prints the PDF itself (ui/pdf.py); the BLDS export, which has no PDF,
 is summed up in a few lines of HTML.
+
+A municipality with no permit kinds (the City of Hudson: its housing code only) is offered the
+monthly and annual reports, which are its code-enforcement report; the reports made of permits
+stay in the list, not offered, with the reason (desk.domain.reports.not_offered_reason).
 """
 
 from __future__ import annotations
@@ -27,6 +31,19 @@ CHOICES: tuple[tuple[str, str], ...] = (
     (BLDS, "BLDS open-data export"),
 )
 FIRST_YEAR = 1990
+
+
+def choices(has_permit_kinds: bool = True) -> tuple[tuple[str, str], ...]:
+    """CHOICES with the names a municipality with no permit kinds knows its reports by."""
+    return tuple(
+        (key, label if key == BLDS else r.report_label(r.ReportKind(key), has_permit_kinds))
+        for key, label in CHOICES
+    )
+
+
+def not_offered(key: str, has_permit_kinds: bool = True, who: str = "this municipality") -> str:
+    """Why the report is not offered here ('' when it is): the list's tooltip."""
+    return r.not_offered_reason(None if key == BLDS else r.ReportKind(key), has_permit_kinds, who)
 
 
 @dataclass(frozen=True)
@@ -141,8 +158,10 @@ def due_for_request(request: ReportRequest) -> r.DueDate | None:
     return r.due_for(kind, request.year, None if kind.by_year else request.month)
 
 
-def due_line(key: str, today: date) -> str:
+def due_line(key: str, today: date, has_permit_kinds: bool = True) -> str:
     """Under each report in the list: the next filing it is due for."""
+    if not has_permit_kinds:
+        return _enforcement_due_line(key)
     if key == BLDS:
         return "Open data, whenever published"
     kind = r.ReportKind(key)
@@ -156,6 +175,15 @@ def due_line(key: str, today: date) -> str:
     return f"{_period_words(kind, today)}: due {format_date(due.due)}"
 
 
+def _enforcement_due_line(key: str) -> str:
+    """A municipality with no permit kinds: its code-enforcement reports have no due day."""
+    if not_offered(key, False):
+        return "Not offered: no permit kinds"
+    if key == r.ReportKind.ANNUAL.value:
+        return "Yearly, to the Council"
+    return "Monthly, code enforcement"
+
+
 def _period_words(kind: r.ReportKind, today: date) -> str:
     if kind.by_year:
         return str(today.year - 1)
@@ -163,7 +191,18 @@ def _period_words(kind: r.ReportKind, today: date) -> str:
     return r.month_period(year, month).label
 
 
-def due_text(request: ReportRequest, today: date) -> str:
+ENFORCEMENT_DUE = {
+    r.ReportKind.MONTHLY: "The month's code-enforcement figures; the housing code sets no day "
+    "for this report.",
+    r.ReportKind.ANNUAL: "The year's code enforcement, for the Common Council; the housing code "
+    "sets no day for this report.",
+}
+
+
+def due_text(request: ReportRequest, today: date, has_permit_kinds: bool = True) -> str:
+    if not has_permit_kinds:
+        kind = request.kind
+        return ENFORCEMENT_DUE.get(kind, "") if kind is not None else ""
     due = due_for_request(request)
     if due is None:
         return {
@@ -180,8 +219,16 @@ def due_text(request: ReportRequest, today: date) -> str:
 
 
 class ReportsPresenter:
-    def __init__(self, today: Callable[[], date]) -> None:
+    def __init__(
+        self,
+        today: Callable[[], date],
+        has_permit_kinds: bool = True,
+        municipality_name: str = "this municipality",
+    ) -> None:
         self.today = today
+        # False: code enforcement only (kinds_for(municipality_key) is empty, e.g. Hudson).
+        self.has_permit_kinds = has_permit_kinds
+        self.municipality_name = municipality_name
         self.key = r.ReportKind.MONTHLY.value
         year, month = r.previous_month(today())
         self.year = year
@@ -197,9 +244,22 @@ class ReportsPresenter:
     def kind(self) -> r.ReportKind | None:
         return None if self.key == BLDS else r.ReportKind(self.key)
 
+    @property
+    def choices(self) -> tuple[tuple[str, str], ...]:
+        return choices(self.has_permit_kinds)
+
+    def not_offered(self, key: str) -> str:
+        return not_offered(key, self.has_permit_kinds, self.municipality_name)
+
+    def due_line(self, key: str) -> str:
+        return due_line(key, self.today(), self.has_permit_kinds)
+
     def choose(self, key: str) -> None:
         if key not in dict(CHOICES):
             raise ValidationError("report", f"'{key}' is not a report")
+        why = self.not_offered(key)
+        if why:
+            raise ValidationError("report", why)
         if key != self.key:
             self.key = key
             kind = self.kind
@@ -212,7 +272,7 @@ class ReportsPresenter:
 
     @property
     def title(self) -> str:
-        return dict(CHOICES)[self.key]
+        return dict(self.choices)[self.key]
 
     @property
     def uses_month(self) -> bool:
@@ -231,8 +291,9 @@ class ReportsPresenter:
 
     @property
     def offers_register(self) -> bool:
+        """The annual report's list of every permit issued (none without permit kinds)."""
         kind = self.kind
-        return kind is not None and kind.by_year
+        return kind is not None and kind.by_year and self.has_permit_kinds
 
     @property
     def makes_files(self) -> bool:
@@ -255,7 +316,9 @@ class ReportsPresenter:
     @property
     def due_text(self) -> str:
         return due_text(
-            ReportRequest(self.key, self.year, self.month, self.whole_year), self.today()
+            ReportRequest(self.key, self.year, self.month, self.whole_year),
+            self.today(),
+            self.has_permit_kinds,
         )
 
     @property

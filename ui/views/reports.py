@@ -41,16 +41,15 @@ from PySide6.QtWidgets import (
 
 from db.database import Database
 from desk.clock import Clock
+from desk.domain.kinds import kinds_for
 from desk.errors import DeskError, ValidationError
 from ui import dialogs
 from ui.presenters.reports import (
-    CHOICES,
     FIRST_YEAR,
     Cancelled,
     ReportOutput,
     ReportsPresenter,
     SqlReportSource,
-    due_line,
     record_filing,
     run_report,
     suggested_name,
@@ -64,6 +63,7 @@ if TYPE_CHECKING:
 
 SECTION_TITLE = "Reports"
 KEY_ROLE = Qt.ItemDataRole.UserRole
+NOT_OFFERED_COLOR = "#8a939c"  # the style sheet sets the items' colour: greyed by hand
 
 
 def choose_folder(parent: QWidget, caption: str) -> str | None:
@@ -82,7 +82,10 @@ class ReportsView(QWidget):
         self.database = database
         self.session = session
         self.clock = clock
-        self.presenter = ReportsPresenter(clock.today)
+        # Code enforcement only (no permit kinds, e.g. Hudson): the permit reports are not offered.
+        self.presenter = ReportsPresenter(
+            clock.today, bool(kinds_for(session.municipality_key)), session.municipality_name
+        )
         self.source = SqlReportSource(database, session.municipality_id)
         self._workdir = tempfile.TemporaryDirectory(prefix="permitdesk-reports-")
         self._cancel = threading.Event()
@@ -98,11 +101,22 @@ class ReportsView(QWidget):
         self.list.setWordWrap(True)
         self.list.setUniformItemSizes(True)
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        for key, label in CHOICES:
-            item = QListWidgetItem(f"{label}\n{due_line(key, clock.today())}")
+        greyed = False
+        for key, label in self.presenter.choices:
+            item = QListWidgetItem(f"{label}\n{self.presenter.due_line(key)}")
             item.setData(KEY_ROLE, key)
-            item.setToolTip(label)
+            why = self.presenter.not_offered(key)
+            item.setToolTip(why or label)
+            if why:  # shown greyed with the reason, never chosen
+                greyed = True
+                item.setFlags(
+                    item.flags() & ~Qt.ItemFlag.ItemIsEnabled & ~Qt.ItemFlag.ItemIsSelectable
+                )
             self.list.addItem(item)
+        if greyed:  # resources/style.qss colours every item alike
+            self.list.setStyleSheet(
+                f"QListWidget#reportList::item:disabled {{ color: {NOT_OFFERED_COLOR}; }}"
+            )
         self.list.currentRowChanged.connect(self._chosen)
 
         self.title = QLabel(self)
@@ -286,7 +300,12 @@ class ReportsView(QWidget):
         item = self.list.item(row)
         if item is None:
             return
-        self.presenter.choose(str(item.data(KEY_ROLE)))
+        try:
+            self.presenter.choose(str(item.data(KEY_ROLE)))
+        except ValidationError as e:  # a report not offered here (no permit kinds)
+            self._refresh()
+            self._set_error(e.message)
+            return
         self._set_error("")
         self._refresh()
 
@@ -305,6 +324,11 @@ class ReportsView(QWidget):
         self.error.setVisible(bool(text))
 
     def select(self, key: str) -> None:
+        """Show the report `key`; one not offered here stays unchosen, its reason shown."""
+        why = self.presenter.not_offered(key)
+        if why:
+            self._set_error(why)
+            return
         for row in range(self.list.count()):
             item = self.list.item(row)
             if item is not None and item.data(KEY_ROLE) == key:
