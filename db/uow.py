@@ -606,17 +606,40 @@ class EnforcementRepo(RowRepo):
         )
         return None if case_id is None else fetch(self.session, EnforcementCase, case_id)
 
-    def notices_awaiting_order(self, municipality_id: int) -> list[Notice]:
+    def notices_awaiting_order(self, municipality_id: int, served_by: date) -> list[Notice]:
         n, c, o = schema.enforcement_notice, schema.enforcement_case, schema.enforcement_order
+        a, s = schema.enforcement_addressee, schema.enforcement_service
+        p = schema.enforcement_petition
+        # A narrowing only, so the sweep does not lock and read every notice ever issued: the
+        # rule itself (desk.enforcement.rules.due_for_order) decides on each candidate.
+        served = (
+            select(s.c.id)
+            .join(a, a.c.id == s.c.addressee_id)
+            .where(
+                (a.c.notice_id == n.c.id)
+                & (s.c.served_on <= served_by)
+                & s.c.returned_on.is_(None)
+                & s.c.withdrawn_on.is_(None)
+            )
+            .exists()
+        )
+        petitioned = (
+            select(p.c.id)
+            .where((p.c.notice_id == n.c.id) & p.c.timely & p.c.withdrawn_on.is_(None))
+            .exists()
+        )
         return list(
             self.session.scalars(
                 select(Notice)
                 .join(c, c.c.id == n.c.case_id)
                 .where(
                     (c.c.municipality_id == municipality_id)
+                    & c.c.closed_on.is_(None)
                     & (n.c.kind == NoticeKind.NOTICE.value)
                     & n.c.decision.is_(None)
                     & ~select(o.c.id).where(o.c.notice_id == n.c.id).exists()
+                    & served
+                    & ~petitioned
                 )
                 .order_by(n.c.id)
             )

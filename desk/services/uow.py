@@ -242,8 +242,10 @@ class EnforcementRepository(RowRepository, Protocol):
         """The parcel's open case (not closed), if any, locked in a writing unit of work."""
         ...
 
-    def notices_awaiting_order(self, municipality_id: int) -> list[Notice]:
-        """Notices of violation (140-3A) with no order and no Council decision, oldest first."""
+    def notices_awaiting_order(self, municipality_id: int, served_by: date) -> list[Notice]:
+        """Notices of violation (140-3A) of open cases with no order, no Council decision and no
+        timely petition standing, served (not withdrawn, not returned) on some addressee on or
+        before `served_by`, oldest first: the candidates the sweep checks in full."""
         ...
 
 

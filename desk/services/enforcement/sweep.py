@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 
 from desk.clock import Clock
 from desk.domain.model import Actor
-from desk.enforcement import rules
+from desk.enforcement import deadlines, rules
 from desk.enforcement.model import EnforcementOrder, OrderKind
 from desk.services.enforcement import _common
 from desk.services.uow import UnitOfWork
@@ -33,7 +33,9 @@ def sweep_notices(
     made: list[OrderMade] = []
     with uow:
         uow.act_as(actor, clock.now())
-        for candidate in uow.enforcement.notices_awaiting_order(municipality_id):
+        # The earliest order falls the day after a window closes: served on or before this.
+        served_by = today - timedelta(days=deadlines.PETITION_DAYS + 1)
+        for candidate in uow.enforcement.notices_awaiting_order(municipality_id, served_by):
             assert candidate.id is not None
             c, n = _common.notice_locked(uow, candidate.id)
             if c.closed_on is not None:
