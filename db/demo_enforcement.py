@@ -17,8 +17,9 @@ clock walks through time), so numbering (CE-YYYY-NNNN), the audit trail and the 
   (140-3A(4));
 - closed: corrected, unfounded, withdrawn.
 
-Complainants have names and contacts (confidential: no list shows them). No rooming-house
-licences are made here. Deterministic for a seed and a `today`.
+Complainants have names and contacts (confidential: no list shows them). Rooming-house licences
+in every state of 140-10 are made by db/demo_licences.py on parcels no case uses. Deterministic
+for a seed and a `today`.
 """
 
 from __future__ import annotations
@@ -33,10 +34,11 @@ from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from db import schema
 from db.database import Database
+from db.demo_licences import DEMO_FEE, licence_scenarios
 from desk import demo_data as dd
 from desk.clock import FixedClock
 from desk.domain.model import Actor, Parcel
@@ -91,6 +93,7 @@ class _Owner:
 class _Made:
     states: Counter[str] = field(default_factory=Counter)
     charges: Decimal = Decimal(0)
+    licences: Counter[str] = field(default_factory=Counter)  # rooming houses (140-10)
 
 
 Steps = Generator[date, None, None]
@@ -661,6 +664,65 @@ def _walk(o: _Office, steps: list[Steps]) -> None:
             heapq.heappush(queue, (s.send(None), i, s))
 
 
+def _schedule_visits(o: _Office, most: int = 7) -> None:
+    """Case inspections on the inspector's day (Hudson 140-2, 140-3A(3)): the first inspection
+    of the freshest complaints today, re-inspections on the open violations' earliest
+    correction dates in the coming week (today when that date has passed)."""
+    from desk.services.enforcement import visits
+
+    c, vi = schema.enforcement_case, schema.enforcement_violation
+    ins = schema.enforcement_inspection
+    licensed = select(schema.rooming_licence.c.case_id).where(
+        schema.rooming_licence.c.case_id.is_not(None)
+    )
+    with o.db.read() as conn:
+        open_cases = (
+            conn.execute(
+                select(c.c.id).where(
+                    (c.c.municipality_id == o.mid)
+                    & c.c.closed_on.is_(None)
+                    & c.c.id.not_in(licensed)  # rooming houses: their licence's own steps
+                )
+            )
+            .scalars()
+            .all()
+        )
+        inspected = set(conn.execute(select(ins.c.case_id)).scalars())
+        due = dict(
+            conn.execute(
+                select(vi.c.case_id, func.min(vi.c.correct_by))
+                .where(vi.c.state == "open")
+                .group_by(vi.c.case_id)
+            ).all()
+        )
+        ids = sorted(open_cases)
+    fresh = [(o.today, i, "09:00") for i in ids if i not in inspected][-2:]
+    again = sorted((max(d, o.today), i) for i, d in due.items() if i in ids)
+    past = [i for d, i in again if d == o.today]  # past their date: today and the next day
+    tomorrow = dd.next_office_day(o.today + timedelta(days=1))
+    coming = [
+        (dd.next_office_day(d), i, "")
+        for d, i in again
+        if o.today < d <= o.today + timedelta(days=21)
+    ]
+    plan = (
+        fresh
+        + [(o.today, i, "") for i in past[:2]]
+        + [(tomorrow, i, "10:00") for i in past[2:4]]
+        + coming[:2]
+    )
+    for day, case_id, time in plan[:most]:
+        visits.schedule_visit(
+            o.db.uow(),
+            o.clock,
+            o.clerk,
+            case_id,
+            day,
+            inspector_id=o.inspector.user_id,
+            time=time,
+        )
+
+
 def demo_enforcement(database: Database, seed: int, first: date, today: date, count: int) -> _Made:
     """Add `count` cases opened from `first` to `today` to the demo register (its municipality
     and users made already)."""
@@ -674,15 +736,31 @@ def demo_enforcement(database: Database, seed: int, first: date, today: date, co
     parcels = _parcels(o, city, max(60, count * 3))
     plan = _scenarios(today, first, rng, count)
     picks = rng.sample(range(len(parcels)), len(plan))
+    used = set(picks)
+    free = [(pid, w.address) for i, (pid, w) in enumerate(parcels) if i not in used]
+    # rooming houses walked with the cases: licence and case numbers follow their days
+    licences, o.made.licences = licence_scenarios(
+        database.uow,
+        o.mid,
+        free,
+        today,
+        seed,
+        o.person,
+        actor_for_username(database.uow(), "admin"),
+        o.clerk,
+        o.inspector,
+    )
     _walk(
         o,
         [
             scenario(o, parcels[p][0], parcels[p][1], max(start, first))
             for (scenario, start), p in zip(plan, picks, strict=True)
-        ],
+        ]
+        + licences,
     )
     o.clock.set(today)
     o.sweep()  # as the app does on start (140-3D)
+    _schedule_visits(o)  # the inspector's day shows case stops (Day page, route sheet)
     return o.made
 
 
@@ -697,10 +775,13 @@ def build_enforcement_demo(database: Database, spec: DemoSpec) -> str:
     count = max(17, round(spec.per_year * spec.years / CASES_PER))
     made = demo_enforcement(database, spec.seed, start + timedelta(days=1), today, count)
     states = "; ".join(f"{k}: {v}" for k, v in sorted(made.states.items()))
+    licences = "; ".join(f"{k}: {v}" for k, v in sorted(made.licences.items()))
     logins = ", ".join(u for u, _, _ in DEMO_USERS)
     return (
         f"Demo database for {town} at {database.where}: code enforcement only (Hudson ch. 140; "
         f"no permit kinds): {count} cases ({states}); ${made.charges:,.2f} of abatement costs "
-        f"on the special-charge list. No rooming-house licences. Sign in as {logins}; every "
+        f"on the special-charge list; {sum(made.licences.values())} rooming-house licences "
+        f"({licences}; the Council sets the licence fee: ${DEMO_FEE} here is demo data). "
+        f"Sign in as {logins}; every "
         f"password is '{DEMO_PASSWORD}'."
     )

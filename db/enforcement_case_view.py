@@ -72,6 +72,7 @@ class PetitionFact:
     petitioner: str
     filed_on: date
     timely: bool
+    id: int = 0
 
 
 @dataclass(frozen=True)
@@ -173,7 +174,7 @@ def case_facts(conn: Connection, case_ids: Iterable[int]) -> dict[int, CaseFacts
     for r in conn.execute(
         select(sv)
         .join(ad, ad.c.id == sv.c.addressee_id)
-        .where(ad.c.notice_id.in_(nids))
+        .where(ad.c.notice_id.in_(nids) & sv.c.withdrawn_on.is_(None))  # withdrawn: a mistake
         .order_by(sv.c.id)
     ):
         services[r.addressee_id].append(
@@ -185,9 +186,11 @@ def case_facts(conn: Connection, case_ids: Iterable[int]) -> dict[int, CaseFacts
             AddresseeFact(r.id, r.role, r.name, r.address, tuple(services[r.id]))
         )
     petitions: dict[int, list[PetitionFact]] = defaultdict(list)
-    for r in conn.execute(select(pe).where(pe.c.notice_id.in_(nids)).order_by(pe.c.id)):
+    for r in conn.execute(
+        select(pe).where(pe.c.notice_id.in_(nids) & pe.c.withdrawn_on.is_(None)).order_by(pe.c.id)
+    ):
         petitions[r.notice_id].append(
-            PetitionFact(r.addressee_id, r.petitioner, r.filed_on, r.timely)
+            PetitionFact(r.addressee_id, r.petitioner, r.filed_on, r.timely, r.id)
         )
     orders: dict[int, list[OrderFact]] = defaultdict(list)
     for r in conn.execute(select(od).where(od.c.notice_id.in_(nids)).order_by(od.c.id)):

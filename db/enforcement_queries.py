@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlalchemy import ColumnElement, Connection, Row, exists, func, literal, or_, select
 
-from db import schema
+from db import occupancy_queries, schema
 from desk.dates import short_date
 from desk.enforcement import deadlines
 from desk.enforcement.model import (
@@ -51,8 +51,22 @@ es = schema.enforcement_escalation
 
 
 def _served(addressee_id: ColumnElement[int]) -> ColumnElement[bool]:
-    """A service in effect on the addressee (not returned unclaimed)."""
-    return exists().where((sv.c.addressee_id == addressee_id) & sv.c.returned_on.is_(None))
+    """A service in effect on the addressee (not returned unclaimed, not withdrawn)."""
+    return exists().where(
+        (sv.c.addressee_id == addressee_id)
+        & sv.c.returned_on.is_(None)
+        & sv.c.withdrawn_on.is_(None)
+    )
+
+
+def _returned(addressee_id: ColumnElement[int]) -> ColumnElement[bool]:
+    """Registered mail to the addressee returned unclaimed (140-3A(4)), not withdrawn."""
+    return exists().where(
+        (sv.c.addressee_id == addressee_id)
+        & (sv.c.method == ServiceMethod.REGISTERED_MAIL.value)
+        & sv.c.returned_on.is_not(None)
+        & sv.c.withdrawn_on.is_(None)
+    )
 
 
 def _live_notice() -> ColumnElement[bool]:
@@ -74,6 +88,9 @@ def _filter(which: CaseFilter, today: date) -> ColumnElement[bool]:
     if which is CaseFilter.NOT_SERVED:
         unserved = exists().where(_live_notice() & (ad.c.notice_id == n.c.id) & ~_served(ad.c.id))
         return is_open & unserved
+    if which is CaseFilter.SERVE_AGAIN:
+        again = _live_notice() & (ad.c.notice_id == n.c.id) & _returned(ad.c.id)
+        return is_open & exists().where(again & ~_served(ad.c.id))
     if which is CaseFilter.WINDOW_OPEN:
         # 140-3B: served on S, open through S+10: S >= today - 10.
         since = today - timedelta(days=deadlines.PETITION_DAYS)
@@ -86,6 +103,7 @@ def _filter(which: CaseFilter, today: date) -> ColumnElement[bool]:
             & (ad.c.notice_id == n.c.id)
             & (sv.c.addressee_id == ad.c.id)
             & sv.c.returned_on.is_(None)
+            & sv.c.withdrawn_on.is_(None)
             & (sv.c.served_on >= since)
         )
     if which is CaseFilter.ORDER_PAST_DUE:
@@ -105,6 +123,44 @@ def _address() -> ColumnElement[str]:
     return func.trim(pc.c.house_number + literal(" ") + pc.c.street)
 
 
+def _case_where(
+    municipality_id: int, today: date, which: CaseFilter, text: str
+) -> ColumnElement[bool]:
+    """The cases of the list: the municipality's, through `which`, each word of `text` in the
+    case number, the address, the PIN or the name of an owner addressed by a notice. The
+    parcels and the owners matching a word are found once (uncorrelated IN), not per case."""
+    where = (c.c.municipality_id == municipality_id) & _filter(which, today)
+    for w in text.lower().split():
+        like = f"%{w}%"
+        parcels = (
+            select(pc.c.id)
+            .where(func.lower(_address()).like(like) | func.lower(pc.c.pin).like(like))
+            .correlate(None)
+        )
+        owners = (
+            select(n.c.case_id)
+            .join(ad, ad.c.notice_id == n.c.id)
+            .where((ad.c.role == AddresseeRole.OWNER.value) & func.lower(ad.c.name).like(like))
+            .correlate(None)
+        )
+        where = where & or_(
+            func.lower(c.c.number).like(like), c.c.parcel_id.in_(parcels), c.c.id.in_(owners)
+        )
+    return where
+
+
+def case_count(
+    conn: Connection,
+    municipality_id: int,
+    today: date,
+    which: CaseFilter = CaseFilter.ALL,
+    text: str = "",
+) -> int:
+    """How many cases case_rows would list (the section's "N cases")."""
+    where = _case_where(municipality_id, today, which, text)
+    return int(conn.execute(select(func.count()).select_from(c).where(where)).scalar_one())
+
+
 def case_rows(
     conn: Connection,
     municipality_id: int,
@@ -112,9 +168,11 @@ def case_rows(
     which: CaseFilter = CaseFilter.ALL,
     text: str = "",
     limit: int | None = None,
+    offset: int = 0,
 ) -> list[CaseRow]:
     """The cases of the municipality, newest first, filtered in SQL; `text` matches the case
-    number, the address, the PIN or an owner addressed by a notice."""
+    number, the address, the PIN or an owner addressed by a notice. `limit` rows from
+    `offset` (a page of the list)."""
     owner = (
         select(ad.c.name)
         .join(n, n.c.id == ad.c.notice_id)
@@ -129,13 +187,20 @@ def case_rows(
         .where((vi.c.case_id == c.c.id) & (vi.c.state == ViolationState.OPEN.value))
         .scalar_subquery()
     )
-    address = _address()
+    newest = (c.c.opened_on.desc(), c.c.id.desc())
+    # The page's ids first: the owner and the open violations are then read for its rows only,
+    # not for every case the sort goes through.
+    page = select(c.c.id).where(_case_where(municipality_id, today, which, text)).order_by(*newest)
+    if offset:
+        page = page.offset(offset)
+    if limit is not None:
+        page = page.limit(limit)
     stmt = (
         select(
             c.c.id,
             c.c.number,
             c.c.opened_on,
-            address.label("address"),
+            _address().label("address"),
             pc.c.unit,
             pc.c.pin,
             func.coalesce(owner, "").label("owner"),
@@ -144,28 +209,9 @@ def case_rows(
             c.c.closed_reason,
         )
         .select_from(c.join(pc, pc.c.id == c.c.parcel_id))
-        .where((c.c.municipality_id == municipality_id) & _filter(which, today))
-        .order_by(c.c.opened_on.desc(), c.c.id.desc())
+        .where(c.c.id.in_(page))
+        .order_by(*newest)
     )
-    words = [w for w in text.lower().split() if w]
-    for w in words:
-        like = f"%{w}%"
-        owners = exists().where(
-            (n.c.case_id == c.c.id)
-            & (ad.c.notice_id == n.c.id)
-            & (ad.c.role == AddresseeRole.OWNER.value)
-            & func.lower(ad.c.name).like(like)
-        )
-        stmt = stmt.where(
-            or_(
-                func.lower(c.c.number).like(like),
-                func.lower(address).like(like),
-                func.lower(pc.c.pin).like(like),
-                owners,
-            )
-        )
-    if limit is not None:
-        stmt = stmt.limit(limit)
     out = []
     for r in conn.execute(stmt):
         where = r.address + (f", Unit {r.unit}" if r.unit else "")
@@ -219,6 +265,9 @@ def timeline(conn: Connection, case_id: int) -> list[TimelineEntry]:
         )
     ):
         add(r.received_on, 1, r.id, "complaint", f"Complaint by {r.channel.value}: {r.description}")
+    # An occupancy calculation shows just before the inspection that recorded what it found.
+    for on, inspection_id, entry in occupancy_queries.timeline_entries(conn, case_id):
+        add(on, 2, inspection_id, entry.kind, entry.text, entry.section)
     u = schema.app_user
     for r in conn.execute(
         select(ins.c.id, ins.c.inspected_on, ins.c.notes, u.c.full_name)
@@ -326,6 +375,8 @@ def timeline(conn: Connection, case_id: int) -> list[TimelineEntry]:
         text = f"Served on {r.name} ({r.role.value}) {how}, by {r.served_by}"
         if r.agent_must_notify_owner:
             text += "; the agent must notify the owner by registered letter"
+        if r.withdrawn_on is not None:
+            text += f" (withdrawn {short_date(r.withdrawn_on)})"
         add(r.served_on, 4, r.id, "service", text, "140-3A(4)")
         if r.returned_on is not None:
             add(
@@ -334,6 +385,16 @@ def timeline(conn: Connection, case_id: int) -> list[TimelineEntry]:
                 r.id,
                 "service",
                 f"Registered mail to {r.name} returned unclaimed: serve again",
+                "140-3A(4)",
+            )
+        if r.withdrawn_on is not None:
+            add(
+                r.withdrawn_on,
+                11,
+                r.id,
+                "correction",
+                f"Service on {r.name} of {short_date(r.served_on)} withdrawn, entered by "
+                f"mistake: {r.withdrawn_reason}",
                 "140-3A(4)",
             )
     for r in conn.execute(
@@ -345,9 +406,20 @@ def timeline(conn: Connection, case_id: int) -> list[TimelineEntry]:
             r.id,
             "petition",
             f"Petition for a hearing filed by {r.petitioner} "
-            f"({'timely' if r.timely else 'late'}): {r.grounds}",
+            f"({'timely' if r.timely else 'late'}): {r.grounds}"
+            + (f" (withdrawn {short_date(r.withdrawn_on)})" if r.withdrawn_on else ""),
             "140-3B",
         )
+        if r.withdrawn_on is not None:
+            add(
+                r.withdrawn_on,
+                11,
+                r.id,
+                "correction",
+                f"Petition by {r.petitioner} of {short_date(r.filed_on)} withdrawn, entered by "
+                f"mistake: {r.withdrawn_reason}",
+                "140-3B",
+            )
     for r in conn.execute(select(od).where(od.c.case_id == case_id)):
         words, section = _ORDER_WORDS[r.kind]
         add(r.effective_on, 8, r.id, "order", words, section)
@@ -364,6 +436,23 @@ def timeline(conn: Connection, case_id: int) -> list[TimelineEntry]:
             )
     for r in conn.execute(select(es).where(es.c.case_id == case_id)):
         add(r.decided_on, 9, r.id, "escalation", _escalation_words(r), "")
+    # Visits on the inspector's day: scheduled, done (its inspection is the next line), or
+    # cancelled with the reason; on the day scheduled, before that day's inspection.
+    from db.inspection_queries import case_visits
+    from desk.enforcement.model import VisitStatus
+    from desk.enforcement.visits import PURPOSE_WORDS, time_words
+
+    for x in case_visits(conn, case_id):
+        what = PURPOSE_WORDS[x.purpose].split(" ", 1)[1].capitalize()  # "Re-inspection"
+        at = f" at {time_words(x.scheduled_time)}" if x.scheduled_time else ""
+        text = f"{what} scheduled with {x.inspector_name}{at}"
+        if x.status is VisitStatus.DONE:
+            text += ": done"
+        elif x.status is VisitStatus.CANCELLED:
+            why = next((n for n in reversed(x.notes.splitlines()) if n), "")
+            text += f": {why[0].lower()}{why[1:]}" if why else ": cancelled"
+        section = {"inspection": "140-2", "reinspection": "140-3A(3)"}.get(x.purpose, "140-10A")
+        add(x.scheduled_on, 1, 10**9 + x.id, "visit", text, section)
     if case.closed_on is not None:
         reason = case.closed_reason.value if case.closed_reason else ""
         note = f": {case.close_note}" if case.close_note else ""
@@ -394,7 +483,11 @@ def serve_again(conn: Connection, municipality_id: int) -> list[ServeAgainRow]:
     (140-3A(4)), on open cases and notices not withdrawn."""
     returned = (
         select(sv.c.addressee_id, func.max(sv.c.returned_on).label("returned_on"))
-        .where((sv.c.method == ServiceMethod.REGISTERED_MAIL.value) & sv.c.returned_on.is_not(None))
+        .where(
+            (sv.c.method == ServiceMethod.REGISTERED_MAIL.value)
+            & sv.c.returned_on.is_not(None)
+            & sv.c.withdrawn_on.is_(None)
+        )
         .group_by(sv.c.addressee_id)
         .subquery()
     )
@@ -439,6 +532,7 @@ def agent_duties(conn: Connection, municipality_id: int) -> list[AgentDutyRow]:
             (c.c.municipality_id == municipality_id)
             & sv.c.agent_must_notify_owner
             & sv.c.returned_on.is_(None)
+            & sv.c.withdrawn_on.is_(None)
         )
         .order_by(sv.c.served_on, sv.c.id)
     )
@@ -569,7 +663,7 @@ def _hearing_rows(conn: Connection, where: ColumnElement[bool]) -> list[HearingR
         petitions = conn.execute(
             select(pe.c.petitioner, ad.c.address, pe.c.filed_on, pe.c.grounds, pe.c.timely)
             .join(ad, ad.c.id == pe.c.addressee_id)
-            .where(pe.c.notice_id == r.id)
+            .where((pe.c.notice_id == r.id) & pe.c.withdrawn_on.is_(None))
             .order_by(pe.c.filed_on, pe.c.id)
         ).all()
         items = conn.execute(
@@ -620,11 +714,21 @@ def hearing_docket(conn: Connection, municipality_id: int, on: date) -> list[Hea
     return _hearing_rows(conn, (c.c.municipality_id == municipality_id) & (n.c.hearing_on == on))
 
 
+def next_hearing_day(conn: Connection, municipality_id: int, today: date) -> date | None:
+    """The first meeting date, today or later, with a hearing scheduled (140-3B)."""
+    return conn.execute(
+        select(func.min(n.c.hearing_on))
+        .join(c, c.c.id == n.c.case_id)
+        .where((c.c.municipality_id == municipality_id) & (n.c.hearing_on >= today))
+    ).scalar_one_or_none()
+
+
 __all__ = [
     "agent_duties",
     "case_rows",
     "hearing",
     "hearing_docket",
+    "next_hearing_day",
     "notice_document",
     "serve_again",
     "special_charges",

@@ -5,17 +5,20 @@ desk/services/inspections.py."""
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, Select, func, or_, select
+from sqlalchemy import Connection, Select, func, literal, or_, select
 
 from db import queries, schema
 from db.letterheads import letterhead_as_of, signer
+from desk.dates import short_date
 from desk.domain.enums import PartyRole, PermitStatus
 from desk.domain.inspections import Result
 from desk.domain.kinds import kind_label
 from desk.domain.model import InspectionStatus
+from desk.enforcement import visits as visit_rules
+from desk.enforcement.model import ViolationState, VisitPurpose, VisitStatus
 from desk.services.inspections import (
     CertificateData,
     CertificateLine,
@@ -108,8 +111,12 @@ def _stop(row: Any) -> RouteStop:
     )
 
 
-def inspector_day(conn: Connection, inspector_id: int, day: date) -> list[RouteStop]:
-    """The inspector's day in route order (cancelled visits left off)."""
+def inspector_day(
+    conn: Connection, inspector_id: int, day: date, *, cases: bool = False
+) -> list[RouteStop]:
+    """The inspector's day in route order (cancelled visits left off); with `cases`, the case
+    inspections of code enforcement beside the permit stops, in one order (route position,
+    then time). Callers that can only open a permit leave `cases` off."""
     stmt = (
         _stops_select()
         .where(
@@ -119,7 +126,135 @@ def inspector_day(conn: Connection, inspector_id: int, day: date) -> list[RouteS
         )
         .order_by(i.c.route_position.nulls_last(), i.c.id)
     )
-    return [_stop(r) for r in conn.execute(stmt)]
+    stops = [_stop(r) for r in conn.execute(stmt)]
+    if not cases:
+        return stops
+    return sorted(stops + case_stops(conn, inspector_id, day), key=_route_key)
+
+
+def _route_key(s: RouteStop) -> tuple[bool, int, str, bool, int]:
+    return (
+        s.position is None,
+        s.position or 0,
+        visit_rules.time_key(s.desired_time),
+        s.is_case,
+        s.visit_id or s.inspection_id,
+    )
+
+
+ev = schema.enforcement_visit
+ec = schema.enforcement_case
+ev_parcel = schema.parcel
+ev_violation = schema.enforcement_violation
+ev_complaint = schema.enforcement_complaint
+_VISIT_STATUS = {
+    VisitStatus.SCHEDULED: InspectionStatus.SCHEDULED,
+    VisitStatus.DONE: InspectionStatus.DONE,
+    VisitStatus.CANCELLED: InspectionStatus.CANCELLED,
+}
+
+
+def _case_items(conn: Connection, case_id: int, purpose: VisitPurpose, summary: str) -> list[str]:
+    """What to inspect: the open violations (section, title, unit and room, correction date);
+    at a first inspection (Hudson 140-2) the complaint in its own words, never who made it (the
+    office keeps the complainant confidential)."""
+    rows = conn.execute(
+        select(
+            ev_violation.c.section,
+            ev_violation.c.title,
+            ev_violation.c.unit,
+            ev_violation.c.room,
+            ev_violation.c.correct_by,
+        )
+        .where(
+            (ev_violation.c.case_id == case_id)
+            & (ev_violation.c.state == ViolationState.OPEN.value)
+        )
+        .order_by(ev_violation.c.correct_by, ev_violation.c.id)
+    ).all()
+    items = []
+    for r in rows:
+        where = ", ".join(x for x in (f"Unit {r.unit}" if r.unit else "", r.room) if x)
+        items.append(
+            f"{r.section} {r.title}"
+            + (f" ({where})" if where else "")
+            + f", correct by {short_date(r.correct_by)}"
+        )
+    if purpose is VisitPurpose.REINSPECTION and items:
+        return items
+    complaints = (
+        conn.execute(
+            select(ev_complaint.c.description)
+            .where(ev_complaint.c.case_id == case_id)
+            .order_by(ev_complaint.c.id)
+        )
+        .scalars()
+        .all()
+    )
+    said = [f"Complaint: {d}" for d in complaints] or ([f"Observed: {summary}"] if summary else [])
+    return said + items
+
+
+def case_stops(conn: Connection, inspector_id: int, day: date) -> list[RouteStop]:
+    """The case inspections on the inspector's day (cancelled ones left off), as route stops:
+    the case number in place of the permit number, no caller or phone (the office keeps a
+    complainant confidential: never on the route sheet)."""
+    return _case_stops(conn, (ev.c.inspector_id == inspector_id) & (ev.c.scheduled_on == day))
+
+
+def _case_stops(conn: Connection, where: Any) -> list[RouteStop]:
+    rows = conn.execute(
+        select(
+            ev,
+            ec.c.number,
+            ec.c.summary,
+            func.trim(ev_parcel.c.house_number + literal(" ") + ev_parcel.c.street).label(
+                "address"
+            ),
+            ev_parcel.c.unit.label("parcel_unit"),
+            u.c.full_name.label("inspector_name"),
+        )
+        .select_from(
+            ev.join(ec, ec.c.id == ev.c.case_id)
+            .join(ev_parcel, ev_parcel.c.id == ec.c.parcel_id)
+            .outerjoin(u, u.c.id == ev.c.inspector_id)
+        )
+        .where(where & (ev.c.status != VisitStatus.CANCELLED.value))
+        .order_by(ev.c.route_position.nulls_last(), ev.c.scheduled_time, ev.c.id)
+    ).all()
+    out = []
+    for r in rows:
+        purpose = VisitPurpose(r.purpose)
+        items = tuple(_case_items(conn, r.case_id, purpose, r.summary))
+        address = r.address + (f", Unit {r.parcel_unit}" if r.parcel_unit else "")
+        out.append(
+            RouteStop(
+                inspection_id=0,
+                position=r.route_position,
+                permit_id=0,
+                permit_number=r.number,
+                address=address,
+                type_code=f"case:{purpose.value}",
+                type_label=visit_rules.purpose_label(purpose),
+                contact="",
+                phone="",
+                desired_on=r.scheduled_on,
+                desired_time=r.scheduled_time,  # "HH:MM" as a permit stop's, or ""
+                notes="\n".join([*items, *([r.notes] if r.notes else [])]),
+                status=_VISIT_STATUS[VisitStatus(r.status)],
+                result=None,
+                requested_at=r.at or datetime.combine(r.scheduled_on, time(), UTC),
+                due_at=None,
+                inspector_id=r.inspector_id,
+                inspector_name=r.inspector_name or "",
+                scheduled_on=r.scheduled_on,
+                kind="case",
+                case_id=r.case_id,
+                visit_id=r.id,
+                items=items,
+            )
+        )
+    return out
 
 
 def open_requests(conn: Connection, municipality_id: int) -> list[RouteStop]:
@@ -139,8 +274,11 @@ def open_requests(conn: Connection, municipality_id: int) -> list[RouteStop]:
     return [_stop(r) for r in conn.execute(stmt)]
 
 
-def week(conn: Connection, municipality_id: int, first_day: date) -> list[RouteStop]:
-    """The scheduled inspections of the seven days from `first_day`, by day, inspector, route."""
+def week(
+    conn: Connection, municipality_id: int, first_day: date, *, cases: bool = False
+) -> list[RouteStop]:
+    """The scheduled inspections of the seven days from `first_day`, by day, inspector, route;
+    with `cases`, the case inspections beside them (as inspector_day)."""
     stmt = (
         _stops_select()
         .where(
@@ -151,7 +289,16 @@ def week(conn: Connection, municipality_id: int, first_day: date) -> list[RouteS
         )
         .order_by(i.c.scheduled_on, u.c.full_name, i.c.route_position.nulls_last(), i.c.id)
     )
-    return [_stop(r) for r in conn.execute(stmt)]
+    stops = [_stop(r) for r in conn.execute(stmt)]
+    if not cases:
+        return stops
+    visits = _case_stops(
+        conn,
+        (ec.c.municipality_id == municipality_id)
+        & (ev.c.scheduled_on >= first_day)
+        & (ev.c.scheduled_on < first_day + timedelta(days=7)),
+    )
+    return sorted(stops + visits, key=lambda s: (s.scheduled_on, s.inspector_name, _route_key(s)))
 
 
 def route_sheet(conn: Connection, municipality_id: int, inspector_id: int, day: date) -> RouteSheet:
@@ -159,7 +306,7 @@ def route_sheet(conn: Connection, municipality_id: int, inspector_id: int, day: 
     name = conn.execute(select(u.c.full_name).where(u.c.id == inspector_id)).scalar_one()
     stops = [
         s
-        for s in inspector_day(conn, inspector_id, day)
+        for s in inspector_day(conn, inspector_id, day, cases=True)
         if s.status is not InspectionStatus.CANCELLED
     ]
     return RouteSheet(
@@ -423,3 +570,28 @@ def certificate_data(conn: Connection, certificate_id: int) -> CertificateData |
 def latest_certificate(conn: Connection, permit_id: int) -> int | None:
     oc = schema.occupancy_certificate
     return conn.execute(select(func.max(oc.c.id)).where(oc.c.permit_id == permit_id)).scalar()
+
+
+def case_visits(conn: Connection, case_id: int) -> list[visit_rules.VisitLine]:
+    """The case's visits, scheduled, done and cancelled, by day (the case window)."""
+    rows = conn.execute(
+        select(ev, u.c.full_name.label("inspector_name"))
+        .select_from(ev.outerjoin(u, u.c.id == ev.c.inspector_id))
+        .where(ev.c.case_id == case_id)
+        .order_by(ev.c.scheduled_on, ev.c.id)
+    ).all()
+    return [
+        visit_rules.VisitLine(
+            id=r.id,
+            purpose=VisitPurpose(r.purpose),
+            scheduled_on=r.scheduled_on,
+            scheduled_time=r.scheduled_time,
+            inspector_id=r.inspector_id,
+            inspector_name=r.inspector_name or "",
+            status=VisitStatus(r.status),
+            inspection_id=r.inspection_id,
+            notes=r.notes,
+            version=r.version,
+        )
+        for r in rows
+    ]

@@ -3,9 +3,14 @@
 - `sweep`: notices served and not petitioned within 10 days become orders (140-3D).
 - `serve-again`: addressees whose registered mail came back unclaimed (140-3A(4)).
 - `charges --year Y`: the city's abatement costs for the tax roll, by parcel (Wis. s. 66.0627).
-- `licences [--expiring N]`: the rooming house licence register (Hudson 140-10A), or those in
-  force expiring within N days with their renewal letters. `sweep` also revokes the licences
-  suspended with no petition within 10 days (140-10D).
+- `licences [--expiring N] [--letters OUT.pdf]`: the rooming house licence register (Hudson
+  140-10A), or those in force expiring within N days (60 by default with --letters) with their
+  renewal letters, written to OUT.pdf. `sweep` also revokes the licences suspended with no
+  petition within 10 days (140-10D).
+- `certificate RH-YYYY-NNNN OUT.pdf`: the licence certificate to display within the rooming
+  house (140-10A).
+- `docket --date YYYY-MM-DD OUT.pdf`: the Common Council's hearing docket of that meeting date
+  (140-3B).
 """
 
 from __future__ import annotations
@@ -40,7 +45,24 @@ def add_commands(
     text = "the rooming house licence register (Hudson 140-10A)"
     lic = enfsub.add_parser("licences", help=text, description=text)
     lic.add_argument("--expiring", type=int, metavar="DAYS", help="in force, expiring within DAYS")
+    lic.add_argument(
+        "--letters",
+        type=Path,
+        metavar="OUT.pdf",
+        help="write the renewal letters of the licences expiring (within 60 days by default)",
+    )
     add_db_options(lic)
+    text = "write a rooming house licence's certificate to display in the house (140-10A)"
+    cert = enfsub.add_parser("certificate", help=text, description=text)
+    cert.add_argument("number", metavar="RH-YYYY-NNNN")
+    cert.add_argument("out", type=Path, metavar="OUT.pdf")
+    add_db_options(cert)
+    text = "the Common Council's hearing docket of a meeting date, as PDF (Hudson 140-3B)"
+    docket = enfsub.add_parser("docket", help=text, description=text)
+    docket.add_argument("--date", required=True, metavar="YYYY-MM-DD", help="the meeting date")
+    docket.add_argument("--municipality", metavar="KEY", help="e.g. hudson (default: the first)")
+    docket.add_argument("out", type=Path, metavar="OUT.pdf")
+    add_db_options(docket)
 
 
 def run(args: argparse.Namespace, url: str, usage_error: type[Exception]) -> int:
@@ -54,6 +76,16 @@ def run(args: argparse.Namespace, url: str, usage_error: type[Exception]) -> int
     if getattr(args, "db", None) and not Path(args.db).exists():
         raise usage_error(f"no database file at {args.db}")
     database = open_database(url, create=False)
+    if args.enforcement_command == "docket":
+        try:
+            return _docket(database, args, usage_error)
+        finally:
+            database.close()
+    if args.enforcement_command == "certificate":
+        try:
+            return _certificate(database, args.number, args.out, usage_error)
+        finally:
+            database.close()
     sheets: list[tuple[str, Any]] = []
     try:
         with database.read() as conn:
@@ -69,7 +101,10 @@ def run(args: argparse.Namespace, url: str, usage_error: type[Exception]) -> int
                     print(f"{gone.number}\trevoked {gone.revoked_on}")
                 print(f"{name}: {len(revoked)} rooming house licence(s) revoked (140-10D)")
             elif args.enforcement_command == "licences":
-                _licences(database, muni_id, name, args.expiring)
+                letters = args.letters
+                if letters is not None and len(munis) > 1:  # one file per municipality
+                    letters = letters.with_name(f"{letters.stem}-{muni_id}{letters.suffix}")
+                _licences(database, muni_id, name, args.expiring, letters)
             elif args.enforcement_command == "serve-again":
                 with database.read() as conn:
                     rows = q.serve_again(conn, muni_id)
@@ -95,19 +130,86 @@ def run(args: argparse.Namespace, url: str, usage_error: type[Exception]) -> int
     return 0
 
 
-def _licences(database: Any, muni_id: int, name: str, expiring: int | None) -> None:
+def _licences(
+    database: Any, muni_id: int, name: str, expiring: int | None, out: Path | None = None
+) -> None:
     from db import licence_register_queries as lq
+    from db.letterheads import letterhead_as_of
     from desk.clock import SystemClock
-    from desk.enforcement.licences import RegisterFilter
+    from desk.enforcement.licences import RENEWAL_DAYS, RegisterFilter
 
     today = SystemClock().today()
+    if expiring is None and out is not None:
+        expiring = RENEWAL_DAYS
     which = RegisterFilter.ALL if expiring is None else RegisterFilter.EXPIRING
     with database.read() as conn:
-        rows = lq.register(conn, muni_id, today, which, expiring or 60)
+        rows = lq.register(conn, muni_id, today, which, expiring or RENEWAL_DAYS)
         letters = [] if expiring is None else lq.renewal_letters(conn, muni_id, today, expiring)
+        letterhead = letterhead_as_of(conn, muni_id, today) if out is not None else None
     for r in rows:
         number = r.number or "(applied)"
         print(f"{number}\t{r.operator}\t{r.address}\t{r.status}\t{r.expires_on or ''}")
     for letter in letters:
         print(f"letter to {letter.operator}, {letter.operator_address}: {letter.text}")
     print(f"{name}: {len(rows)} rooming house licence(s)")
+    if out is not None and letterhead is not None:
+        from reports.enforcement.licence import render_renewal_letters
+
+        render_renewal_letters(letters, letterhead, today, out)
+        print(f"{len(letters)} renewal letter(s) written to {out}")
+
+
+def _certificate(database: Any, number: str, out: Path, usage_error: type[Exception]) -> int:
+    """`certificate RH-YYYY-NNNN OUT.pdf`: the licence to display in the house (140-10A)."""
+    from sqlalchemy import select
+
+    from db import licence_register_queries as lq
+    from db import schema
+    from db.letterheads import letterhead_as_of
+    from desk.clock import SystemClock
+    from reports.enforcement.licence import render_licence_certificate
+
+    lic = schema.rooming_licence.c
+    wanted = number.strip().upper()
+    with database.read() as conn:
+        found = conn.execute(
+            select(lic.id, lic.municipality_id).where(lic.number == wanted).order_by(lic.id)
+        ).first()
+        if found is None:
+            raise usage_error(f"no rooming house licence {wanted} was issued")
+        cert = lq.certificate(conn, found.id, SystemClock().today())
+        if cert is None:  # a number is given on issue only
+            raise usage_error(f"rooming house licence {wanted} was not issued")
+        letterhead = letterhead_as_of(conn, found.municipality_id, cert.issued_on)
+    render_licence_certificate(cert, letterhead, out)
+    note = "" if cert.status == "in force" else f" ({cert.status})"
+    print(f"Licence {cert.number}{note} written to {out}")
+    return 0
+
+
+def _docket(database: Any, args: argparse.Namespace, usage_error: type[Exception]) -> int:
+    """`docket --date D OUT.pdf`: the hearings before the Council on D (140-3B)."""
+    from datetime import date
+
+    from db import enforcement_queries as q
+    from db.letterheads import letterhead_as_of
+    from db.report_queries import municipality_id_for
+    from desk.errors import NotFound
+    from reports.enforcement.hearing import render_hearing_docket
+
+    try:
+        on = date.fromisoformat(args.date)
+    except ValueError:
+        raise usage_error(f"--date {args.date}: give the meeting date as YYYY-MM-DD") from None
+    with database.read() as conn:
+        try:
+            mid = municipality_id_for(conn, args.municipality)
+        except NotFound as e:
+            raise usage_error(str(e)) from None
+        rows = q.hearing_docket(conn, mid, on)
+        letterhead = letterhead_as_of(conn, mid, on)
+    render_hearing_docket(on, rows, letterhead, args.out)
+    for r in rows:
+        print(f"{r.case_number}\t{r.property_address}\t{r.place}")
+    print(f"{len(rows)} hearing(s) on {on.isoformat()}; written to {args.out}")
+    return 0

@@ -6,6 +6,7 @@ A pure renderer: it takes the desk.housing.occupancy Unit and its result, and qu
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from datetime import date
 from decimal import Decimal
@@ -17,7 +18,19 @@ from reportlab.lib.units import inch
 from reportlab.platypus import Spacer, Table, TableStyle
 from reportlab.platypus.flowables import Flowable
 
-from desk.housing.occupancy import DEFAULT_CEILING_FT, OccupancyResult, Room, Unit, fmt
+from desk.enforcement.readmodels import OccupancyCheckRow
+from desk.housing.codes import HousingCodeError, load_housing_code
+from desk.housing.jsonio import unit_from_json
+from desk.housing.occupancy import (
+    DEFAULT_CEILING_FT,
+    OccupancyResult,
+    Problem,
+    Room,
+    RoomResult,
+    Unit,
+    Use,
+    fmt,
+)
 from reports.common import INK, RED, RULE, SHADE, TEXT_WIDTH, build_pdf, facts_table
 from reports.common import day as _day
 from reports.common import header as _header
@@ -165,8 +178,10 @@ def render_occupancy_pdf(
     out: Path,
     prepared_by: str,
     on: date,
+    attached: Sequence[tuple[str, str]] = (),
 ) -> None:
-    """Write the calculation to `out` as a PDF (letter size, DejaVu embedded)."""
+    """Write the calculation to `out` as a PDF (letter size, DejaVu embedded). `attached`: more
+    facts of a calculation attached to a case or licence (label, value)."""
     regular, bold = register_fonts()
     st = _styles(regular, bold)
     story: list[Flowable] = []
@@ -179,6 +194,7 @@ def render_occupancy_pdf(
                 ("Date", _day(on)),
                 ("Housing code", f"{code_name} ({result.code})"),
                 ("Prepared by", prepared_by or EMPTY),
+                *attached,
             ],
             st["label"],
             st["base"],
@@ -215,4 +231,76 @@ def render_occupancy_pdf(
         subject=f"{code_name}, {_day(on)}",
         footer=f"{municipality_name} — occupancy calculation of {_day(on)}",
         page_label="Page {page} · Permit Desk",
+    )
+
+
+def _dec(value: Any) -> Decimal:
+    return Decimal(str(value))
+
+
+def _opt_dec(value: Any) -> Decimal | None:
+    return None if value is None else Decimal(str(value))
+
+
+def result_from_dict(raw: dict[str, Any]) -> OccupancyResult:
+    """The result as `permitdesk housing occupancy` printed it (desk.housing.jsonio), read
+    back as it was: nothing is computed again."""
+    return OccupancyResult(
+        code=raw["code"],
+        habitable_area=_dec(raw["habitable_area"]),
+        max_occupants=int(raw["max_occupants"]),
+        occupants=raw.get("occupants"),
+        required_area=_opt_dec(raw.get("required_area")),
+        problems=tuple(Problem(p["section"], p.get("room"), p["text"]) for p in raw["problems"]),
+        rooms=tuple(
+            RoomResult(
+                name=r["name"],
+                use=Use(r["use"]),
+                habitable=bool(r["habitable"]),
+                floor_area=_dec(r["floor_area"]),
+                counted_area=_dec(r["counted_area"]),
+                full_ceiling_ft=_dec(r["full_ceiling_ft"]),
+                full_ceiling_area=_dec(r["full_ceiling_area"]),
+                min_full_ceiling_area=_opt_dec(r.get("min_full_ceiling_area")),
+                sleepers=int(r["sleepers"]),
+                required_sleeping_area=_opt_dec(r.get("required_sleeping_area")),
+                max_sleepers_over_12=r.get("max_sleepers_over_12"),
+                max_sleepers_under_12=r.get("max_sleepers_under_12"),
+                window_area=_opt_dec(r.get("window_area")),
+                required_window_area=_opt_dec(r.get("required_window_area")),
+                openable_area=_opt_dec(r.get("openable_area")),
+                required_openable_area=_opt_dec(r.get("required_openable_area")),
+            )
+            for r in raw["rooms"]
+        ),
+    )
+
+
+def render_attached_pdf(
+    row: OccupancyCheckRow,
+    municipality_name: str,
+    letterhead: Sequence[str],
+    out: Path,
+) -> None:
+    """A reprint of a calculation attached to a case or licence: the rooms as entered and the
+    result as computed on the day it was attached (its frozen JSON), whatever the rules now."""
+    try:
+        code_name = load_housing_code(row.code).name
+    except HousingCodeError:
+        code_name = row.code
+    unit = unit_from_json(row.rooms_json)
+    result = result_from_dict(json.loads(row.result_json))
+    attached = [("Attached to", row.attached_to)]
+    if row.unit:
+        attached.append(("Dwelling unit", f"Unit {row.unit}"))
+    render_occupancy_pdf(
+        code_name,
+        unit,
+        result,
+        municipality_name,
+        letterhead,
+        out,
+        row.by,
+        row.checked_on,
+        attached,
     )

@@ -298,6 +298,21 @@ def rendered_view(
                 case_window.resize(*size)
                 shown = case_window
             process_events(app)
+        if spec.section in ("rooming-houses", "licence"):  # Hudson 140-10
+            from db.licence_view import licence_id_by_number
+            from ui.views.rooming import SECTION_TITLE as ROOMING
+
+            window.show_section(ROOMING)
+            process_events(app)
+            if spec.section == "licence":
+                with database.read() as conn:
+                    lid = licence_id_by_number(conn, session.municipality_id, spec.permit_number)
+                if lid is None:
+                    raise StartError(f"no rooming house licence numbered '{spec.permit_number}'")
+                licence_window = window.rooming_view.open_licence(lid)
+                licence_window.resize(*size)
+                shown = licence_window
+            process_events(app)
         if spec.section == "intake":
             if not kinds_for(session.municipality_key):  # code enforcement only (Hudson)
                 raise StartError(f"{session.municipality_name} has no permit kinds")

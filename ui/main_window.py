@@ -61,6 +61,8 @@ from ui.views.occupancy import OccupancyWindow, open_occupancy
 from ui.views.permits import PermitsView
 from ui.views.reports import SECTION_TITLE as REPORTS
 from ui.views.reports import ReportsView
+from ui.views.rooming import SECTION_TITLE as ROOMING
+from ui.views.rooming import RoomingView
 from ui.views.treasurer import SECTION_TITLE as TREASURER
 from ui.views.treasurer import TreasurerView
 from ui.views.users import SECTION_TITLE as USERS
@@ -150,6 +152,17 @@ class MainWindow(QMainWindow):
         # roles (the clerk takes complaints and petitions) and the services check again.
         self.enforcement_view = EnforcementView(database, session, self.clock, self)
         self.sections.append((ENFORCEMENT, self.enforcement_view))
+        # Case stops on the inspector's day open the case window (its inspection step).
+        self.inspections_view.open_case.connect(self.enforcement_view.open_case)
+        self.inspections_view.inspect_case.connect(
+            lambda cid: self.enforcement_view.open_case(cid).run_step("inspection")
+        )
+        # Rooming house licences (Hudson 140-10): every role reads the register; the steps
+        # follow the roles (the clerk records and issues, the inspector inspects and suspends).
+        self.rooming_view = RoomingView(
+            database, session, self.clock, self, open_case=self.enforcement_view.open_case
+        )
+        self.sections.append((ROOMING, self.rooming_view))
         # Cashiering (issue 5): the counter takes payments; the treasurer's pages (the clerk
         # closes the drawer and delivers turnovers too, desk.domain.permissions).
         self.cashier_view: CashierView | None = None
@@ -442,6 +455,8 @@ class MainWindow(QMainWindow):
             self.fee_schedules_view.load()
         if self.enforcement_view.loaded:
             self.enforcement_view.load()  # makes the orders due today (140-3D)
+        if self.rooming_view.loaded:
+            self.rooming_view.load()  # revokes the licences due today (140-10D)
         if self.fee_calculator is not None:
             self._schedule_changed()
 
@@ -467,6 +482,7 @@ class MainWindow(QMainWindow):
             self.deposits_view,
             self.licensing_view,
             self.enforcement_view,
+            self.rooming_view,
             self.users_view,
             self.gl_accounts_view,
         ]
@@ -624,6 +640,8 @@ class MainWindow(QMainWindow):
             self.licensing_view.load()  # licences expire and vacate dates pass with the day
         if widget is self.enforcement_view:
             self.enforcement_view.load()  # windows close and orders fall due with the day
+        if widget is self.rooming_view:
+            self.rooming_view.load()  # licences expire and are revoked with the day (140-10D)
         if self.municipality_view is not None and widget is self.municipality_view:
             self.municipality_view.load()  # another administrator may have changed it
         for money_view in (self.cashier_view, self.treasurer_view):

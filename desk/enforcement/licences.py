@@ -26,6 +26,7 @@ Readings of the text where it leaves room (the office may decide otherwise):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal
@@ -34,12 +35,17 @@ from enum import StrEnum
 from desk.dates import short_date
 from desk.errors import ValidationError
 from desk.housing import occupancy
+from desk.money import format_money, parse_money
 
 LICENCE_SERIES = "RH"  # rooming house licences, RH-YYYY-NNNN, gapless per year of issue
 PETITION_DAYS = 10  # 140-10D
 CHANGE_NOTICE_HOURS = 24  # 140-10A
 PERSONS_PER_SET = 10  # 140-10E
 RENEWAL_DAYS = 60  # the register's "expiring within" default
+# The licence fee is set by the Council (none shipped): settings["rooming_licence_fee"], money as
+# text, absent while the Council has not set it; 0.00 means no fee.
+FEE_SETTING = "rooming_licence_fee"
+FEE_LABEL = "Rooming-house licence fee"
 
 
 class LicenceState(StrEnum):
@@ -286,13 +292,36 @@ class RegisterFilter(StrEnum):
     PENDING = "applications pending"
 
 
-def status_on(state: LicenceState, expires_on: date | None, today: date) -> str:
-    """What the register shows: the state, with 'expired' read from the date."""
+IN_FORCE = "in force"  # every register status of a licence in force starts with it
+
+
+def status_on(
+    state: LicenceState,
+    expires_on: date | None,
+    today: date,
+    *,
+    correct_by: date | None = None,
+    watch_days: int | None = None,
+) -> str:
+    """What the register shows: the state, with 'expired' read from the date. A licence in
+    force says what a clerk on the phone needs: warned with its correction date (140-10C; "past
+    due" once that date has passed and it is not yet suspended), and, with `watch_days`, its
+    last valid day when that falls within them (140-10A: a renewal is due)."""
     if state is LicenceState.ISSUED and expires_on is not None and expired(expires_on, today):
         return "expired"
-    if state is LicenceState.ISSUED:
-        return "in force"
-    return state.value
+    if state is not LicenceState.ISSUED:
+        return state.value
+    notes = []
+    if correct_by is not None:
+        late = ", past due" if correct_by < today else ""
+        notes.append(f"warned, correct by {short_date(correct_by)}{late}")
+    if (
+        watch_days is not None
+        and expires_on is not None
+        and expires_on <= today + timedelta(days=watch_days)
+    ):
+        notes.append(f"expires {short_date(expires_on)}")
+    return f"{IN_FORCE} — {'; '.join(notes)}" if notes else IN_FORCE
 
 
 @dataclass(frozen=True)
@@ -329,3 +358,123 @@ class RenewalLetterRow:
             f"{short_date(self.expires_on)} (Hudson 140-10A). Apply to the office of the "
             "Building Inspector to renew it."
         )
+
+
+# --- the fee ------------------------------------------------------------------------------------
+
+
+def check_fee(value: object) -> Decimal | None:
+    """What an administrator typed for the fee: empty is not set (None), else money >= 0."""
+    text = "" if value is None else str(value).strip()
+    if not text:
+        return None
+    return parse_money(text, FEE_LABEL)
+
+
+def licence_fee(settings: Mapping[str, object] | None) -> Decimal | None:
+    """The fee in force from a municipality's settings; None while the Council has not set it."""
+    raw = (settings or {}).get(FEE_SETTING)
+    try:
+        return check_fee(raw)
+    except ValidationError:
+        return None  # never stored so: the settings screen checks it
+
+
+def fee_not_set_text() -> str:
+    """The words of a council-set fee not set yet (as desk/fees/engine.py says them)."""
+    return (
+        f"{FEE_LABEL}: the council has not set this fee yet; an administrator sets it in "
+        f"Administration → Municipality ({FEE_LABEL})."
+    )
+
+
+def receipt_text(fee: Decimal) -> str:
+    return f"enter the City Clerk's receipt number for the {format_money(fee)} licence fee"
+
+
+# --- the documents' read models (db/licence_register_queries.py; reports/enforcement/licence.py)
+
+
+class LicenceNoticeKind(StrEnum):
+    WARNING = "warning"  # 140-10C: suspended unless corrected by the date
+    SUSPENSION = "suspension"  # 140-10C, D: cease operating; petition within 10 days
+    DENIAL = "denial"  # 140-10B: the reason, and the hearing under 140-3
+
+
+@dataclass(frozen=True)
+class LicenceCertificate:
+    """The licence as issued, to be displayed in a conspicuous place within the rooming house
+    (140-10A): in the operator's name, for the specific dwelling, not transferable."""
+
+    licence_id: int
+    municipality_id: int
+    number: str
+    operator: str
+    operator_address: str
+    dwelling: str  # the parcel's address and unit
+    pin: str
+    persons: int
+    sleeping_rooms: int
+    issued_on: date
+    expires_on: date  # the last day it is valid
+    fee: Decimal | None  # None: issued before the fee was recorded
+    fee_receipt: str
+    issued_by: str  # the City Clerk who issued it
+    status: str  # status_on(...) the day it is printed: "in force", "expired", "revoked", ...
+
+
+@dataclass(frozen=True)
+class LicenceNoticeViolation:
+    section: str
+    title: str
+    text: str  # the code's words, or the title when the code is not shipped
+    location: str  # "Unit 1, kitchen"; "" for the dwelling
+    correct_by: date
+
+
+@dataclass(frozen=True)
+class LicenceNoticeDoc:
+    """The written notice to the operator of 140-10C (warning, suspension) or 140-10B (denial),
+    from the dates kept on the licence."""
+
+    kind: LicenceNoticeKind
+    licence_id: int
+    municipality_id: int
+    number: str  # "" for a denied application
+    operator: str
+    operator_address: str
+    dwelling: str
+    pin: str
+    case_number: str
+    applied_on: date
+    issued_on: date | None
+    expires_on: date | None
+    warned_on: date | None
+    correct_by: date | None
+    suspended_on: date | None
+    denied_on: date | None
+    denial_reason: str
+    violations: tuple[LicenceNoticeViolation, ...]
+
+    @property
+    def dated(self) -> date:
+        """The notice's date: the warning's, the suspension's or the denial's."""
+        d = {
+            LicenceNoticeKind.WARNING: self.warned_on,
+            LicenceNoticeKind.SUSPENSION: self.suspended_on,
+            LicenceNoticeKind.DENIAL: self.denied_on,
+        }[self.kind]
+        assert d is not None
+        return d
+
+    @property
+    def petition_last_day(self) -> date | None:
+        """The last day a petition for a hearing under 140-3 is timely (140-10D; 140-10B with
+        140-3B); None for the warning (140-10D sets no period for it)."""
+        if self.kind is LicenceNoticeKind.SUSPENSION:
+            assert self.suspended_on is not None
+            return petition_last_day(self.suspended_on)
+        if self.kind is LicenceNoticeKind.DENIAL:
+            assert self.denied_on is not None
+            return denial_petition_last_day(self.denied_on)
+        return None

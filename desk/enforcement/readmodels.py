@@ -15,6 +15,7 @@ class CaseFilter(StrEnum):
     ALL = "all"
     OPEN = "open"
     NOT_SERVED = "notice not yet served"
+    SERVE_AGAIN = "serve again"  # registered mail returned unclaimed (140-3A(4))
     WINDOW_OPEN = "petition window open"
     ORDER_PAST_DUE = "order past its correction date"
     HEARING_SCHEDULED = "hearing scheduled"
@@ -107,3 +108,24 @@ class NoticeDocument:
     housing_code: str
     addressees: tuple[tuple[str, str, str], ...]  # (role, name, address) as issued
     items: tuple[NoticeDocumentItem, ...]
+
+
+@dataclass(frozen=True)
+class OccupancyCheckRow:
+    """An occupancy calculation attached to a case or a licence, as computed that day: the rooms
+    and the result are the JSON of `permitdesk housing occupancy`, kept as they were."""
+
+    check_id: int
+    case_id: int | None
+    licence_id: int | None
+    attached_to: str  # "CE-2026-0008", "RH-2026-0001" or "application #3"
+    code: str  # hudson-140, ch-512
+    unit: str
+    checked_on: date
+    max_occupants: int
+    complies: bool
+    problems: tuple[tuple[str, str, str], ...]  # (section, room or "", text) as computed
+    rooms_json: str
+    result_json: str
+    inspection_id: int | None  # the case inspection recording the violations found
+    by: str  # who attached it

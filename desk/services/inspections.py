@@ -906,6 +906,17 @@ class RouteStop:
     inspector_id: int | None = None
     inspector_name: str = ""
     scheduled_on: date | None = None
+    # A case inspection beside the permit inspections (Hudson 140-3, 140-10A): kind "case",
+    # the case number in `permit_number`, the permit's own fields empty (ids 0); `items` is what
+    # to inspect: the complaint, or the open violations with their unit and room.
+    kind: str = "permit"
+    case_id: int | None = None
+    visit_id: int | None = None
+    items: tuple[str, ...] = ()
+
+    @property
+    def is_case(self) -> bool:
+        return self.kind == "case"
 
 
 @dataclass(frozen=True)

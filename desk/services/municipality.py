@@ -2,7 +2,8 @@
 logo and signature) and the municipality's settings, read and changed by an administrator.
 
 The rules are in desk/domain/municipality.py; the cashiering settings are checked by
-desk.services.cashiering (one place), the vacate period by desk.domain.licensing.
+desk.services.cashiering (one place), the vacate period by desk.domain.licensing, the
+rooming-house licence fee (Hudson 140-10A, set by the Council) by desk.enforcement.licences.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from desk.domain.model import Actor, Municipality
 from desk.domain.municipality import ImageKind, LetterheadVersion, MunicipalityImage
 from desk.domain.permissions import Permission, require
 from desk.domain.reports import HIGH_VALUE_SETTING, high_value_threshold
+from desk.enforcement import licences as rooming
 from desk.errors import NotFound, ValidationError
 from desk.services import cashiering
 from desk.services.fees import FEE_DATE_SETTING
@@ -29,7 +31,13 @@ from desk.services.uow import UnitOfWork
 from desk.services.versions import check_version
 
 REPORTS_KEY = "reports"  # settings["reports"]: read by db.report_queries.heading
-SETTING_FIELDS = (*CASHIERING_KEYS, "vacate_days", "fee_schedule_date", "c404_high_value")
+SETTING_FIELDS = (
+    *CASHIERING_KEYS,
+    "vacate_days",
+    "fee_schedule_date",
+    "c404_high_value",
+    "rooming_licence_fee",
+)
 FIELDS = (
     *rules.PRINTED_TEXT_FIELDS,
     "logo",  # bytes of a new image, or None to print none
@@ -73,6 +81,7 @@ class MunicipalitySettings:
     versions: int  # letterhead versions so far
     version_from: datetime | None  # when the one in force began
     record_version: int = 0  # the municipality row's, which a save sends back (StaleEdit)
+    rooming_licence_fee: Decimal | None = None  # None: the Council has not set it (none shipped)
 
     def value(self, field: str) -> Any:
         """A field's value as update_municipality takes it."""
@@ -183,6 +192,7 @@ def municipality_settings(uow: UnitOfWork, municipality_id: int) -> Municipality
             versions=len(versions),
             version_from=max((v.effective_at for v in versions), default=None),
             record_version=muni.version,
+            rooming_licence_fee=rooming.licence_fee(muni.settings),
         )
 
 
@@ -257,6 +267,14 @@ def update_municipality(
                 section[HIGH_VALUE_SETTING] = str(threshold)  # Heading.settings are text
                 settings[REPORTS_KEY] = section
                 changed.append("c404_high_value")
+        if "rooming_licence_fee" in changes:
+            fee = rooming.check_fee(changes["rooming_licence_fee"])
+            if fee != rooming.licence_fee(settings):
+                if fee is None:
+                    settings.pop(rooming.FEE_SETTING, None)
+                else:
+                    settings[rooming.FEE_SETTING] = str(fee)  # money as text in the JSON
+                changed.append("rooming_licence_fee")
         if settings != muni.settings:
             muni.settings = settings
         if any(k in rules.PRINTED_FIELDS for k in changed):

@@ -9,7 +9,8 @@ import subprocess
 import sys
 from collections import Counter
 from collections.abc import Iterator
-from datetime import date
+from datetime import date, timedelta
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -17,13 +18,16 @@ from argon2 import PasswordHasher
 from sqlalchemy import func, select
 
 from db import enforcement_queries as eq
+from db import licence_register_queries as lq
 from db import schema
 from db.database import Database, open_database
 from db.demo import DemoSpec, build_demo
 from db.engine import sqlite_url
 from desk.demo_data import HUDSON_STREETS
+from desk.enforcement.licences import RegisterFilter
 from desk.enforcement.readmodels import CaseFilter
 from desk.services import users
+from desk.services.enforcement import licences
 
 ROOT = Path(__file__).resolve().parents[2]
 TODAY = date(2026, 11, 29)
@@ -55,7 +59,8 @@ def test_the_hudson_demo_is_the_city_of_hudson_with_code_enforcement_and_no_perm
     hudson: tuple[Database, str, Path],
 ) -> None:
     database, summary, _ = hudson
-    assert "City of Hudson" in summary and "No rooming-house licences" in summary
+    assert "City of Hudson" in summary and "11 rooming-house licences" in summary
+    assert "the Council sets the licence fee: $50.00 here is demo data" in summary
     m = schema.municipality
     with database.read() as conn:
         row = conn.execute(select(m.c.key, m.c.name, m.c.settings, m.c.letterhead)).one()
@@ -69,7 +74,17 @@ def test_the_hudson_demo_is_the_city_of_hudson_with_code_enforcement_and_no_perm
     assert permits == 0
     assert streets <= {s.name for s in HUDSON_STREETS}
     assert {"admin", "clerk", "inspector", "engineer", "treasurer"} <= people
-    assert cases == round(200 * 3 / 30)
+    with database.read() as conn:  # the Building Inspector's rooming-house cases (140-10A)
+        licence_cases = conn.execute(
+            select(func.count(schema.rooming_licence.c.case_id.distinct()))
+        ).scalar_one()
+        inspections = conn.execute(  # a suspended licence's 140-10I is found on a later case
+            select(func.count()).where(
+                schema.enforcement_case.c.summary.startswith("Rooming house licence inspection")
+            )
+        ).scalar_one()
+    assert licence_cases == 9 and inspections == 13
+    assert cases == round(200 * 3 / 30) + inspections
 
 
 def test_every_filter_of_the_case_list_has_cases(hudson: tuple[Database, str, Path]) -> None:
@@ -109,7 +124,8 @@ def test_every_stage_of_140_3_is_present(hudson: tuple[Database, str, Path]) -> 
     assert set(closed) == {"corrected", "unfounded", "withdrawn"}
     assert kinds["emergency"] >= 1 and kinds["notice"] >= 1
     assert returned >= 2 and posted >= 1 and serve_again
-    assert {"complaint"} in kinds_of_timeline  # a complaint only
+    # a complaint only, its first inspection scheduled on the inspector's day
+    assert {"complaint", "visit"} in kinds_of_timeline
     assert any(
         k == {"complaint", "inspection"} or k == {"case", "inspection"} for k in kinds_of_timeline
     )
@@ -261,3 +277,113 @@ def test_the_clerk_gets_the_special_charges_as_a_workbook(
     assert [(d[0], d[2], d[4]) for d in data] == [(r.pin, r.case_number, r.cost) for r in rows]
     assert data[0][3].date() == rows[0].decided_on  # a date cell, not text
     assert cells[header + 1 + len(rows)][0] == "Total"
+
+
+def test_rooming_house_licences_are_in_every_state_of_140_10(
+    hudson: tuple[Database, str, Path],
+) -> None:
+    database, _, _ = hudson
+    mid = _mid(database)
+    with database.read() as conn:
+        counts = {f: len(lq.register(conn, mid, TODAY, f)) for f in RegisterFilter}
+        rows = conn.execute(select(schema.rooming_licence)).all()
+        pending = [r.licence_id for r in lq.register(conn, mid, TODAY, RegisterFilter.PENDING)]
+        fee = conn.execute(select(schema.municipality.c.settings)).scalar_one()
+        letters = lq.renewal_letters(conn, mid, TODAY)
+    assert all(counts.values()), counts
+    assert counts[RegisterFilter.IN_FORCE] >= 3  # in force, expiring, warned
+    with database.read() as conn:  # what the clerk on the phone reads in the register
+        shown = {r.status for r in lq.register(conn, mid, TODAY, RegisterFilter.IN_FORCE)}
+        (expiring,) = lq.register(conn, mid, TODAY, RegisterFilter.EXPIRING)
+    correct_by = (TODAY - timedelta(days=6) + timedelta(days=21)).strftime("%m/%d/%Y")
+    assert shown == {
+        "in force",
+        f"in force — warned, correct by {correct_by}",
+        f"in force — expires {expiring.expires_on.strftime('%m/%d/%Y')}",
+    }
+    assert len(letters) == 1 and letters[0].expires_on <= TODAY + timedelta(days=60)
+    assert fee["rooming_licence_fee"] == "50.00"  # demo data: the Council sets it
+    issued = [r for r in rows if r.issued_on is not None]
+    assert all(r.fee == Decimal("50.00") and r.fee_receipt for r in issued)
+    # one pending short of fixtures (140-10E) and sleeping room space (140-10G)
+    sections = {s.section for i in pending for s in licences.check_licence(database.uow(), i)}
+    assert sections == {"140-10E", "140-10G"}
+    # warned with the correction date ahead (140-10C)
+    assert any(r.warned_on and r.correct_by > TODAY and r.state.value == "issued" for r in rows)
+    # suspended within the 10-day window (140-10D)
+    (suspended,) = [r for r in rows if r.state.value == "suspended"]
+    assert suspended.suspended_on + timedelta(days=10) >= TODAY
+    revoked = {r.revocation.value for r in rows if r.revocation is not None}
+    assert revoked == {"automatic", "council"}
+    (council,) = [r for r in rows if r.revocation is not None and r.revocation.value == "council"]
+    assert council.petition_timely and council.decision.value == "sustain"
+    assert [r.denial_reason != "" for r in rows if r.state.value == "denied"] == [True]
+    (ended,) = [r for r in rows if r.state.value == "ended"]
+    assert ended.successor_name and ended.successor_address and ended.ended_on < TODAY
+
+
+def test_licences_are_numbered_in_the_order_of_their_issue_days(
+    hudson: tuple[Database, str, Path],
+) -> None:
+    database, _, _ = hudson
+    rl = schema.rooming_licence
+    with database.read() as conn:
+        rows = conn.execute(
+            select(rl.c.number, rl.c.issued_on).where(rl.c.number.is_not(None)).order_by(rl.c.id)
+        ).all()
+    by_year: dict[int, list[tuple[int, date]]] = {}
+    for number, issued_on in rows:
+        prefix, year, seq = number.split("-")
+        assert prefix == "RH" and int(year) == issued_on.year
+        by_year.setdefault(issued_on.year, []).append((int(seq), issued_on))
+    assert len(rows) == 8 and len(by_year) == 2
+    for issued in by_year.values():
+        issued.sort()
+        assert [s for s, _ in issued] == list(range(1, len(issued) + 1))  # gapless
+        days = [d for _, d in issued]
+        assert days == sorted(days)  # RH-YYYY-0001 issued first
+
+
+def test_case_numbers_follow_opening_days_rooming_houses_included(
+    hudson: tuple[Database, str, Path],
+) -> None:
+    database, _, _ = hudson
+    c = schema.enforcement_case
+    with database.read() as conn:
+        rows = conn.execute(select(c.c.number, c.c.opened_on, c.c.summary)).all()
+    by_year: dict[str, list[tuple[int, date]]] = {}
+    for number, opened_on, _ in rows:
+        _, year, seq = number.split("-")
+        by_year.setdefault(year, []).append((int(seq), opened_on))
+    for opened in by_year.values():
+        days = [d for _, d in sorted(opened)]
+        assert days == sorted(days)
+    assert any(s.startswith("Rooming house licence inspection") for _, _, s in rows)
+
+
+def test_a_clean_licence_inspection_is_closed_once_the_licence_is_decided(
+    hudson: tuple[Database, str, Path],
+) -> None:
+    database, _, _ = hudson
+    c, rl, vi = schema.enforcement_case, schema.rooming_licence, schema.enforcement_violation
+    with database.read() as conn:
+        cases = conn.execute(
+            select(c.c.id, c.c.number, c.c.opened_on, c.c.closed_on, c.c.closed_reason).where(
+                c.c.summary.startswith("Rooming house licence inspection")
+            )
+        ).all()
+        violations = {
+            case_id
+            for case_id, state in conn.execute(select(vi.c.case_id, vi.c.state))
+            if state == "open"
+        }
+        pending = set(conn.execute(select(rl.c.case_id).where(rl.c.state == "applied")).scalars())
+        issued = conn.execute(select(rl.c.issued_on).where(rl.c.issued_on.is_not(None))).all()
+    left_open = [
+        r.number for r in cases if r.closed_on is None and r.id not in violations | pending
+    ]
+    assert left_open == []  # no inspection that found nothing stays open once decided
+    closed = [r for r in cases if r.closed_on is not None]
+    assert len(closed) == len(issued) == 8
+    assert {r.closed_reason for r in closed} == {"unfounded"}  # inspected, nothing found
+    assert {r.closed_on for r in closed} == {d for (d,) in issued}  # the day of issue

@@ -17,11 +17,12 @@ from db.database import Database, open_database
 from db.engine import sqlite_url
 from desk.clock import FixedClock
 from desk.enforcement.licences import HearingDecision, LicenceState, RegisterFilter
-from desk.errors import PermissionDenied, RuleViolation
+from desk.errors import PermissionDenied, RuleViolation, ValidationError
 from desk.services.enforcement import inspections
 from desk.services.enforcement import licences as svc
 from permitdesk.cli import main
 from tests.db.enforcement_setup import Office, office
+from tests.db.licence_fee import RECEIPT, set_licence_fee
 from tests.racing import OK, errors, race
 
 TODAY = date(2026, 3, 2)
@@ -31,6 +32,13 @@ ROOMS = (
     svc.RoomInput("Room 3", Decimal(90), True, 2),
     svc.RoomInput("Kitchen", Decimal(140), False),
 )
+
+
+def _office(database: Database, clock: FixedClock) -> Office:
+    """The office, with the Council's licence fee set (140-10A)."""
+    o = office(database, clock)
+    set_licence_fee(o)
+    return o
 
 
 def _apply(
@@ -80,7 +88,7 @@ def _inspect(
 def _issued(o: Office, **kw: object) -> svc.LicenceIssued:
     licence_id = _apply(o, **kw)  # type: ignore[arg-type]
     _inspect(o, licence_id)
-    return svc.issue_licence(o.db.uow(), o.clock, o.clerk, licence_id)
+    return svc.issue_licence(o.db.uow(), o.clock, o.clerk, licence_id, fee_receipt=RECEIPT)
 
 
 def _numbers(database: Database, mid: int, today: date, which: RegisterFilter) -> list[str]:
@@ -91,13 +99,13 @@ def _numbers(database: Database, mid: int, today: date, which: RegisterFilter) -
 def test_an_inspected_application_is_issued_rh_2026_0001_and_is_in_force_for_a_year(
     database: Database, clock: FixedClock
 ) -> None:
-    o = office(database, clock)
+    o = _office(database, clock)
     licence_id = _apply(o)
     assert _numbers(database, o.mid, TODAY, RegisterFilter.PENDING) == [""]
     with pytest.raises(RuleViolation, match="has not inspected"):
-        svc.issue_licence(database.uow(), clock, o.clerk, licence_id)
+        svc.issue_licence(database.uow(), clock, o.clerk, licence_id, fee_receipt=RECEIPT)
     _inspect(o, licence_id)
-    issued = svc.issue_licence(database.uow(), clock, o.clerk, licence_id)
+    issued = svc.issue_licence(database.uow(), clock, o.clerk, licence_id, fee_receipt=RECEIPT)
     assert (issued.number, issued.expires_on) == ("RH-2026-0001", date(2027, 3, 2))
 
     assert _numbers(database, o.mid, TODAY, RegisterFilter.IN_FORCE) == ["RH-2026-0001"]
@@ -121,7 +129,7 @@ def test_an_inspected_application_is_issued_rh_2026_0001_and_is_in_force_for_a_y
 def test_a_change_of_owner_ends_the_licence_and_a_late_notice_is_recorded_late(
     database: Database, clock: FixedClock
 ) -> None:
-    o = office(database, clock)
+    o = _office(database, clock)
     issued = _issued(o)
     changed = datetime(2026, 3, 2, 10, 0, tzinfo=UTC)
     clock.set(datetime(2026, 3, 3, 10, 30, tzinfo=UTC))  # 24 hours 30 minutes later
@@ -137,7 +145,7 @@ def test_a_change_of_owner_ends_the_licence_and_a_late_notice_is_recorded_late(
 
 
 def test_a_change_noticed_within_24_hours_is_timely(database: Database, clock: FixedClock) -> None:
-    o = office(database, clock)
+    o = _office(database, clock)
     issued = _issued(o)
     changed = datetime(2026, 3, 2, 10, 0, tzinfo=UTC)
     clock.set(datetime(2026, 3, 3, 10, 0, tzinfo=UTC))
@@ -173,7 +181,7 @@ def _suspended(o: Office, database: Database, clock: FixedClock) -> int:
 def test_a_suspension_not_petitioned_is_revoked_by_the_sweep_on_the_eleventh_day(
     database: Database, clock: FixedClock
 ) -> None:
-    o = office(database, clock)
+    o = _office(database, clock)
     licence_id = _suspended(o, database, clock)
     assert _numbers(database, o.mid, clock.today(), RegisterFilter.SUSPENDED) == ["RH-2026-0001"]
     clock.set(date(2026, 3, 26))  # the 10th day following: still open
@@ -191,7 +199,7 @@ def test_a_suspension_not_petitioned_is_revoked_by_the_sweep_on_the_eleventh_day
 def test_a_timely_petition_stops_the_revocation_and_the_council_decides(
     database: Database, clock: FixedClock
 ) -> None:
-    o = office(database, clock)
+    o = _office(database, clock)
     licence_id = _suspended(o, database, clock)
     clock.set(date(2026, 3, 26))
     assert svc.record_petition(database.uow(), clock, o.clerk, licence_id, clock.today(), "Rita")
@@ -213,11 +221,11 @@ def test_a_timely_petition_stops_the_revocation_and_the_council_decides(
 def test_issuing_is_refused_while_the_fixtures_fall_short(
     database: Database, clock: FixedClock
 ) -> None:
-    o = office(database, clock)
+    o = _office(database, clock)
     licence_id = _apply(o, persons=11, fixtures=(1, 2, 2))
     _inspect(o, licence_id)
     with pytest.raises(RuleViolation, match="140-10E: 11 persons need 2 flush water closet"):
-        svc.issue_licence(database.uow(), clock, o.clerk, licence_id)
+        svc.issue_licence(database.uow(), clock, o.clerk, licence_id, fee_receipt=RECEIPT)
     assert svc.check_licence(database.uow(), licence_id)[0].section == "140-10E"
     assert _numbers(database, o.mid, TODAY, RegisterFilter.IN_FORCE) == []
 
@@ -225,17 +233,17 @@ def test_issuing_is_refused_while_the_fixtures_fall_short(
 def test_issuing_is_refused_while_a_violation_is_open(
     database: Database, clock: FixedClock
 ) -> None:
-    o = office(database, clock)
+    o = _office(database, clock)
     licence_id = _apply(o)
     _inspect(o, licence_id, ("140-10I",))
     with pytest.raises(RuleViolation, match=r"not satisfied: 1 violation\(s\) open \(140-10I\)"):
-        svc.issue_licence(database.uow(), clock, o.clerk, licence_id)
+        svc.issue_licence(database.uow(), clock, o.clerk, licence_id, fee_receipt=RECEIPT)
 
 
 def test_a_denied_application_may_be_heard_and_withdrawn_the_denial_it_is_pending_again(
     database: Database, clock: FixedClock
 ) -> None:
-    o = office(database, clock)
+    o = _office(database, clock)
     licence_id = _apply(o)
     last = svc.deny_application(database.uow(), clock, o.inspector, licence_id, "Unsafe stairs")
     assert last == date(2026, 3, 12)
@@ -254,25 +262,25 @@ def test_a_denied_application_may_be_heard_and_withdrawn_the_denial_it_is_pendin
 
 
 def test_each_role_is_held_to_its_own_steps(database: Database, clock: FixedClock) -> None:
-    o = office(database, clock)
+    o = _office(database, clock)
     licence_id = _apply(o)
     with pytest.raises(PermissionDenied):
         svc.open_licence_case(database.uow(), clock, o.clerk, licence_id)
     _inspect(o, licence_id)
     with pytest.raises(PermissionDenied, match="issue rooming house licences"):
-        svc.issue_licence(database.uow(), clock, o.inspector, licence_id)
+        svc.issue_licence(database.uow(), clock, o.inspector, licence_id, fee_receipt=RECEIPT)
     with pytest.raises(PermissionDenied):
         svc.deny_application(database.uow(), clock, o.clerk, licence_id, "no")
     with pytest.raises(PermissionDenied):
         svc.give_warning(database.uow(), clock, o.clerk, licence_id, TODAY)
-    issued = svc.issue_licence(database.uow(), clock, o.admin, licence_id)
+    issued = svc.issue_licence(database.uow(), clock, o.admin, licence_id, fee_receipt=RECEIPT)
     assert issued.number == "RH-2026-0001"
 
 
 def test_licence_numbers_issued_at_once_on_two_workstations_are_gapless(
     database: Database, clock: FixedClock
 ) -> None:
-    o = office(database, clock)
+    o = _office(database, clock)
     trials = 5
     ids = []
     for k in range(2 * trials):
@@ -283,7 +291,11 @@ def test_licence_numbers_issued_at_once_on_two_workstations_are_gapless(
     for k in range(trials):
         outcomes = race(
             *(
-                (lambda i=i: svc.issue_licence(database.uow(), clock, o.clerk, i))
+                (
+                    lambda i=i: svc.issue_licence(
+                        database.uow(), clock, o.clerk, i, fee_receipt=RECEIPT
+                    )
+                )
                 for i in ids[2 * k : 2 * k + 2]
             )
         )
@@ -303,7 +315,7 @@ def test_the_licences_command_lists_the_register_and_the_renewal_letters(
     clock = FixedClock(today)
     database = open_database(sqlite_url(path))
     try:
-        o = office(database, clock)
+        o = _office(database, clock)
         issued = _issued(o)
     finally:
         database.close()
@@ -319,3 +331,50 @@ def test_the_licences_command_lists_the_register_and_the_renewal_letters(
     assert main(["enforcement", "sweep", "--db", str(path)]) == 0
     assert "0 rooming house licence(s) revoked (140-10D)" in capsys.readouterr().out
     assert issued.expires_on - timedelta(days=days) == today
+
+
+def _fee_and_receipt(database: Database, licence_id: int) -> tuple[Decimal | None, str]:
+    lic = schema.rooming_licence.c
+    with database.read() as conn:
+        row = conn.execute(select(lic.fee, lic.fee_receipt).where(lic.id == licence_id)).one()
+    return row.fee, row.fee_receipt
+
+
+def test_no_licence_is_issued_while_the_council_has_not_set_the_fee(
+    database: Database, clock: FixedClock
+) -> None:
+    o = office(database, clock)  # no fee set: none is shipped
+    licence_id = _apply(o)
+    _inspect(o, licence_id)
+    with pytest.raises(RuleViolation) as refused:
+        svc.issue_licence(database.uow(), clock, o.clerk, licence_id, fee_receipt=RECEIPT)
+    assert str(refused.value) == (
+        "Rooming-house licence fee: the council has not set this fee yet; an administrator "
+        "sets it in Administration → Municipality (Rooming-house licence fee)."
+    )
+    assert _numbers(database, o.mid, TODAY, RegisterFilter.PENDING) == [""]
+    set_licence_fee(o, "0")  # the Council may set no fee: no receipt then
+    svc.issue_licence(database.uow(), clock, o.clerk, licence_id)
+    assert _fee_and_receipt(database, licence_id) == (Decimal("0.00"), "")
+
+
+def test_the_fee_of_the_day_and_its_receipt_are_kept_on_the_licence(
+    database: Database, clock: FixedClock
+) -> None:
+    o = _office(database, clock)  # $25.00
+    licence_id = _apply(o)
+    _inspect(o, licence_id)
+    with pytest.raises(ValidationError) as refused:
+        svc.issue_licence(database.uow(), clock, o.clerk, licence_id, fee_receipt="  ")
+    assert str(refused.value) == (
+        "Receipt: enter the City Clerk's receipt number for the $25.00 licence fee"
+    )
+    svc.issue_licence(database.uow(), clock, o.clerk, licence_id, fee_receipt=" CC-77 ")
+    assert _fee_and_receipt(database, licence_id) == (Decimal("25.00"), "CC-77")
+    # the Council raises the fee: the licence issued keeps the fee it was issued for
+    set_licence_fee(o, "40.00")
+    assert _fee_and_receipt(database, licence_id) == (Decimal("25.00"), "CC-77")
+    second = _apply(o, unit="2")
+    _inspect(o, second)
+    svc.issue_licence(database.uow(), clock, o.clerk, second, fee_receipt="CC-78")
+    assert _fee_and_receipt(database, second) == (Decimal("40.00"), "CC-78")

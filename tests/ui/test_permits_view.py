@@ -226,6 +226,7 @@ def test_the_navigation_lists_only_sections_that_work(main_window: MainWindow) -
         "Deposits",
         "Licences & condemnations",
         "Code enforcement",
+        "Rooming houses",
         "Cashier",
         "Treasurer",
         "Reports",

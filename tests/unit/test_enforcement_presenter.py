@@ -96,6 +96,13 @@ def words(f: CaseFacts, today: date = TODAY) -> tuple[str, date | None]:
 def test_the_stage_follows_the_case_from_complaint_to_closed() -> None:
     assert words(case(inspections=0, violations=())) == ("complaint", None)
     assert words(case()) == ("inspected", D(2026, 4, 1))
+    assert words(case(), D(2026, 4, 1)) == ("inspected", D(2026, 4, 1))  # the last day
+    late = p.case_stage(case(), D(2026, 4, 2))
+    assert (late.words, late.next_on, late.warn) == (
+        "inspected, correction date passed",
+        D(2026, 4, 1),
+        True,
+    )
     assert words(case(violations=())) == ("inspected, no violation found", None)
     assert words(case(notices=(notice(),))) == ("notice issued, not yet served", None)
     window = case(notices=(notice(addressees=(served(D(2026, 3, 2)),)),))
@@ -145,8 +152,11 @@ def test_the_clerk_records_service_and_petitions_the_inspector_the_rest() -> Non
     f = case(notices=(notice(),))
     assert steps(f, CLERK) == {
         "inspection": False,
+        "schedule": True,  # the clerk books inspections, as on the permit side
         "notice": False,
         "service": True,
+        "returned": False,  # no registered mail to come back
+        "correct": False,  # withdrawing a mistake is the inspector's
         "petition": True,
         "hearing": False,
         "decision": False,

@@ -104,3 +104,36 @@ def test_licence_numbers_are_rh_year_and_four_digits() -> None:
     assert r.licence_number(2026, 1) == "RH-2026-0001"
     with pytest.raises(ValueError):
         r.licence_number(2026, 0)
+
+
+def test_the_register_says_when_a_licence_in_force_expires_within_the_60_day_watch() -> None:
+    last = date(2027, 1, 1)
+    on = r.status_on
+    assert on(LicenceState.ISSUED, last, last - timedelta(days=61), watch_days=60) == "in force"
+    assert (
+        on(LicenceState.ISSUED, last, last - timedelta(days=60), watch_days=60)
+        == "in force — expires 01/01/2027"
+    )
+    assert on(LicenceState.ISSUED, last, last, watch_days=60) == "in force — expires 01/01/2027"
+    assert on(LicenceState.ISSUED, last, date(2027, 1, 2), watch_days=60) == "expired"
+    # the certificate asks without the watch: plain "in force" (no stamp on it)
+    assert on(LicenceState.ISSUED, last, last - timedelta(days=10)) == "in force"
+
+
+def test_the_register_says_a_warned_licence_is_in_force_with_its_correction_date() -> None:
+    last, fix = date(2027, 6, 30), date(2026, 12, 15)
+    on = r.status_on
+    for today in (date(2026, 12, 1), fix):  # the correction date ahead, and its day
+        assert (
+            on(LicenceState.ISSUED, last, today, correct_by=fix, watch_days=60)
+            == "in force — warned, correct by 12/15/2026"
+        )
+    assert (
+        on(LicenceState.ISSUED, last, date(2026, 12, 16), correct_by=fix, watch_days=60)
+        == "in force — warned, correct by 12/15/2026, past due"
+    )
+    assert (  # warned and expiring: both
+        on(LicenceState.ISSUED, date(2027, 1, 1), date(2026, 12, 1), correct_by=fix, watch_days=60)
+        == "in force — warned, correct by 12/15/2026; expires 01/01/2027"
+    )
+    assert on(LicenceState.SUSPENDED, last, date(2026, 12, 20), correct_by=fix) == "suspended"

@@ -1,7 +1,8 @@
 """One window per code enforcement case: a header (case number, address, the stage it is at)
-with the steps this user may take now, over three tabs: the Timeline (everything recorded, in
+with the steps this user may take now, over four tabs: the Timeline (everything recorded, in
 date order, with the section it rests on, as the permit window's History), the Violations with
-their state and correction dates, and the Notices with their addressees and service. The
+their state and correction dates, the Notices with their addressees and service, and the
+occupancy calculations attached (Hudson 140-7), each to reprint as it was. The
 complainant's name shows only to the inspector and the administrator."""
 
 from __future__ import annotations
@@ -13,33 +14,32 @@ from pathlib import Path
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QCloseEvent, QColor, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QFrame,
-    QGridLayout,
-    QHBoxLayout,
     QHeaderView,
-    QLabel,
     QPushButton,
-    QTableView,
-    QTabWidget,
-    QVBoxLayout,
     QWidget,
 )
 
 from db import enforcement_queries as q
+from db import occupancy_queries as oq
 from db.enforcement_case_view import CaseFacts, case_facts
 from db.letterheads import letterhead_as_of
+from desk.domain.permissions import Permission, allowed
 from desk.errors import DeskError
 from desk.services.enforcement import complaints
+from ui import dialogs
+from ui import record_window as rw
 from ui.exports import NOTICES, printout
 from ui.permit import actions
 from ui.permit.actions import ActionDialog
 from ui.permit.base import PermitContext
 from ui.presenters import enforcement as p
 from ui.views import enforcement_dialogs as d
-from ui.views.common import LinesModel, enable_buttons, fit_columns, read_only_table
+from ui.views.common import LinesModel, enable_buttons, fit_columns
+from ui.views.occupancy_checks import CalculatorLink, OccupancyChecks
 
 WARN = QColor(160, 40, 30)
 DEFAULT_SIZE = (980, 640)
+RECORD_KEY = "Ctrl+Shift+H"  # the record of hearing: every letter of its words is taken
 
 
 class CaseWindow(QWidget):
@@ -55,50 +55,53 @@ class CaseWindow(QWidget):
         self.facts: CaseFacts | None = None
         self.steps: dict[str, p.Step] = {}
 
-        self.title_label = QLabel(self)
-        self.title_label.setObjectName("permitTitle")
-        self.title_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.stage_label = QLabel(self)
-        self.stage_label.setObjectName("statusChip")
-        self.address_label = QLabel(self)
-        self.address_label.setObjectName("permitAddress")
-        self.address_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.complainant_label = QLabel(self)
-        self.complainant_label.setObjectName("permitKind")
-        self.complainant_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.title_label = rw.header_label(self, "permitTitle")
+        self.stage_label = rw.header_label(self, "statusChip", selectable=False)
+        self.address_label = rw.header_label(self, "permitAddress")
+        self.complainant_label = rw.header_label(self, "permitKind")
         self.complainant_label.setVisible(False)
 
-        self.buttons: dict[str, QPushButton] = {}
-        steps_row = QHBoxLayout()
-        steps_row.setSpacing(6)
-        for key, label in p.STEP_LABELS:
-            button = QPushButton(label, self)
-            button.setObjectName(f"step_{key}")
-            button.setAutoDefault(False)
-            button.clicked.connect(lambda _=False, k=key: self.run_step(k))
-            self.buttons[key] = button
-            steps_row.addWidget(button)
+        self.buttons = rw.step_buttons(self, p.STEP_LABELS, self.run_step)
+        steps_row = rw.button_row()
+        # The corrections and the hearing's papers (140-3B, F) on a second row: the steps fill
+        # the first.
+        prints_row = rw.button_row()
+        for key, button in self.buttons.items():
+            (prints_row if key in p.SECOND_ROW else steps_row).addWidget(button)
         steps_row.addStretch(1)
+        # Hudson 140-7, Ch. 512-11: the calculator, its result attached to this case.
+        self.occupancy_button = QPushButton("Calculat&e occupancy…", self)
+        self.occupancy_button.setObjectName("caseOccupancy")
+        self.occupancy_button.setAutoDefault(False)
+        self.occupancy_button.clicked.connect(lambda: self.open_calculator())
+        steps_row.addWidget(self.occupancy_button)
+        self.calculator_link = CalculatorLink(self, self._attached)
         self.print_button = QPushButton("P&rint notice…", self)
         self.print_button.setObjectName("printNotice")
         self.print_button.setAutoDefault(False)
         self.print_button.clicked.connect(lambda: self.print_notice())
-        steps_row.addWidget(self.print_button)
+        prints_row.addStretch(1)
+        prints_row.addWidget(self.print_button)
+        self.hearing_notice_button = QPushButton("Print hearin&g notice…", self)
+        self.hearing_notice_button.setObjectName("printHearingNotice")
+        self.hearing_record_button = QPushButton("Print record of hearing…", self)
+        self.hearing_record_button.setToolTip(f"Record of hearing (140-3F), {RECORD_KEY}")
+        self.hearing_record_button.setObjectName("printHearingRecord")
+        for button, slot in (
+            (self.hearing_notice_button, self.print_hearing_notice),
+            (self.hearing_record_button, self.print_hearing_record),
+        ):
+            button.setAutoDefault(False)
+            button.clicked.connect(lambda _=False, f=slot: f())
+            prints_row.addWidget(button)
 
-        header = QFrame(self)
-        header.setObjectName("permitHeader")
-        title_row = QHBoxLayout()
-        title_row.setSpacing(12)
-        title_row.addWidget(self.title_label)
-        title_row.addWidget(self.stage_label, 0, Qt.AlignmentFlag.AlignVCenter)
-        title_row.addStretch(1)
-        grid = QGridLayout(header)
-        grid.setContentsMargins(20, 14, 20, 12)
-        grid.setVerticalSpacing(4)
-        grid.addLayout(title_row, 0, 0)
-        grid.addWidget(self.address_label, 1, 0)
-        grid.addWidget(self.complainant_label, 2, 0)
-        grid.addLayout(steps_row, 3, 0)
+        header = rw.stacked_header(
+            self,
+            self.title_label,
+            self.stage_label,
+            (self.address_label, self.complainant_label),
+            (steps_row, prints_row),
+        )
 
         self.timeline = p.Rows(p.TIMELINE_COLUMNS, [])
         self.violations = p.Rows(p.VIOLATION_COLUMNS, [])
@@ -106,45 +109,31 @@ class CaseWindow(QWidget):
         self.timeline_model = LinesModel(self.timeline, self, WARN)
         self.violation_model = LinesModel(self.violations, self, WARN)
         self.notice_model = LinesModel(self.notices, self, WARN)
-        self.tabs = QTabWidget(self)
-        self.tabs.setObjectName("caseTabs")
-        self.tabs.setDocumentMode(True)
-        self.timeline_table = self._tab("timelineTable", self.timeline_model, "&Timeline")
-        self.violation_table = self._tab("violationsTable", self.violation_model, "&Violations")
-        self.notice_table = self._tab("noticesTable", self.notice_model, "N&otices")
+        self.tabs = rw.record_tabs(self, "caseTabs")
+        self.timeline_table = rw.table_tab(
+            self.tabs, "timelineTable", self.timeline_model, "&Timeline"
+        )
+        self.violation_table = rw.table_tab(
+            self.tabs, "violationsTable", self.violation_model, "&Violations"
+        )
+        self.notice_table = rw.table_tab(self.tabs, "noticesTable", self.notice_model, "N&otices")
+        self.occupancy = OccupancyChecks(context.database, context.session, self.tabs)
+        self.tabs.addTab(self.occupancy, "Occupanc&y")
+        self.check_table = self.occupancy.table
+        self.check_model = self.occupancy.model
+        self.reprint_button = self.occupancy.reprint_button
         # A long inspection wraps: its rows are as high as their words at the width shown.
         self.timeline_table.setWordWrap(True)
         self.timeline_table.verticalHeader().setSectionResizeMode(
             QHeaderView.ResizeMode.ResizeToContents
         )
 
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(0)
-        layout.addWidget(header)
-        layout.addWidget(self.tabs, 1)
-
-        for sequence in (
-            QKeySequence(QKeySequence.StandardKey.Close),
-            QKeySequence(Qt.Key.Key_Escape),
-        ):
-            QShortcut(sequence, self).activated.connect(self.close)
-        QShortcut(QKeySequence(QKeySequence.StandardKey.Refresh), self).activated.connect(
-            self.reload
-        )
-        QShortcut(QKeySequence(QKeySequence.StandardKey.Print), self).activated.connect(
-            lambda: self.print_notice(direct=True)
+        rw.lay_out(self, header, self.tabs)
+        rw.window_keys(self, self.reload, lambda: self.print_notice(direct=True))
+        QShortcut(QKeySequence(RECORD_KEY), self).activated.connect(
+            lambda: self.print_hearing_record() if self.hearing_record_button.isEnabled() else None
         )
         self.resize(*DEFAULT_SIZE)
-
-    def _tab(self, name: str, model: LinesModel, label: str) -> QTableView:
-        page = QWidget(self.tabs)
-        table = read_only_table(page, name, model)
-        box = QVBoxLayout(page)
-        box.setContentsMargins(12, 12, 12, 12)
-        box.addWidget(table)
-        self.tabs.addTab(page, label)
-        return table
 
     # --- reading ---------------------------------------------------------------------------
 
@@ -157,6 +146,7 @@ class CaseWindow(QWidget):
         with self.context.database.read() as conn:
             facts = case_facts(conn, [self.case_id]).get(self.case_id)
             entries = q.timeline(conn, self.case_id) if facts is not None else []
+            checks = oq.occupancy_checks(conn, case_id=self.case_id) if facts is not None else []
         if facts is None:
             self.title_label.setText(f"Case #{self.case_id}")
             self.address_label.setText("This case does not exist.")
@@ -169,10 +159,7 @@ class CaseWindow(QWidget):
         self.setWindowTitle(f"{title}, {facts.address} — Permit Desk")
         self.title_label.setText(title)
         self.address_label.setText(address)
-        self.stage_label.setText(stage)
-        self.stage_label.setProperty("status", p.stage_tone(facts, today))
-        self.stage_label.style().unpolish(self.stage_label)
-        self.stage_label.style().polish(self.stage_label)
+        rw.show_status(self.stage_label, stage, p.stage_tone(facts, today))
         self._show_complainant(facts)
         self.timeline = p.timeline_table(entries)
         self.violations = p.Rows(p.VIOLATION_COLUMNS, p.violation_rows(facts, today))
@@ -183,12 +170,19 @@ class CaseWindow(QWidget):
             (self.notice_model, self.notices),
         ):
             model.set_presenter(rows)
+        self.occupancy.load(checks)
         fit_columns(self.timeline_table, (2,))
         fit_columns(self.violation_table, (1,))
         fit_columns(self.notice_table, (2,))
+        self.occupancy_button.setEnabled(
+            facts.closed_on is None
+            and allowed(self.context.session.actor, Permission.INSPECT_HOUSING)
+        )
         self.steps = {s.key: s for s in p.case_steps(facts, today, self.context.session.actor)}
         enable_buttons((self.buttons[k], s.may) for k, s in self.steps.items())
         self.print_button.setEnabled(bool(facts.notices))
+        self.hearing_notice_button.setEnabled(p.hearing_to_notify(facts) is not None)
+        self.hearing_record_button.setEnabled(p.hearing_of_record(facts) is not None)
         return True
 
     def _show_complainant(self, facts: CaseFacts) -> None:
@@ -218,11 +212,14 @@ class CaseWindow(QWidget):
         assert f is not None
         c = self.context
         makers: dict[str, Callable[[], ActionDialog | None]] = {
+            "schedule": lambda: d.ScheduleVisitDialog(c, f, self),
             "inspection": lambda: d.InspectionDialog(c, f, self),
             "notice": lambda: d.NoticeDialog(c, f, self),
             "service": lambda: d.ServiceDialog(c, f, self),
             "petition": lambda: d.PetitionDialog(c, f, self),
             "close": lambda: d.CloseDialog(c, f, self),
+            "returned": lambda: d.ReturnedDialog(c, f, self),
+            "correct": lambda: d.CorrectionDialog(c, f, self),
         }
         hearing = p.awaiting_hearing(f)
         decision = p.awaiting_decision(f)
@@ -251,7 +248,27 @@ class CaseWindow(QWidget):
         dialog.deleteLater()
         if done:
             self.changed.emit(self.case_id)
+            self._offer_papers(key)
         return done
+
+    def _offer_papers(self, key: str) -> None:
+        """The hearing's papers offered once the step that makes them is recorded: the written
+        notice to the petitioner (140-3B), the record of hearing (140-3F)."""
+        if key == "hearing" and dialogs.ask(
+            self,
+            "Notice of hearing",
+            "The hearing is scheduled. Print the written notice of it for the petitioner "
+            "now (140-3B)?",
+            default_yes=True,
+        ):
+            self.print_hearing_notice()
+        elif key == "decision" and dialogs.ask(
+            self,
+            "Record of hearing",
+            "The Council's decision is recorded. Print the record of hearing now (140-3F)?",
+            default_yes=True,
+        ):
+            self.print_hearing_record()
 
     def print_notice(self, direct: bool = False) -> Path | None:
         """The latest notice as issued (140-3A), one copy per addressee."""
@@ -278,6 +295,94 @@ class CaseWindow(QWidget):
             "The notice",
             direct=direct,
         )
+
+    def print_hearing_notice(self, direct: bool = False) -> Path | None:
+        """The written notice of the scheduled hearing to the petitioner(s) (140-3B)."""
+        from reports.enforcement.hearing import render_hearing_notice
+
+        f = self.facts
+        heard = p.hearing_to_notify(f) if f is not None else None
+        if f is None or heard is None:
+            return None
+        mid = self.context.session.municipality_id
+        today = self.today
+
+        def write(out: Path) -> None:
+            with self.context.database.read() as conn:
+                h = q.hearing(conn, heard.id)
+                assert h is not None
+                letterhead = letterhead_as_of(conn, mid, h.notice_sent_on or today)
+            render_hearing_notice(h, letterhead, out)
+
+        return printout(
+            self,
+            f"Notice of hearing — {f.number}",
+            f"hearing-notice-{f.number}-{heard.id}.pdf",
+            write,
+            NOTICES,
+            "The notice of hearing",
+            direct=direct,
+        )
+
+    def print_hearing_record(self, direct: bool = False) -> Path | None:
+        """The record of the hearing (140-3F): the summary, the findings and decision, and a
+        copy of every notice of the matter (the notice heard and those before it)."""
+        from reports.enforcement.hearing import render_hearing_record
+
+        f = self.facts
+        heard = p.hearing_of_record(f) if f is not None else None
+        if f is None or heard is None:
+            return None
+        mid = self.context.session.municipality_id
+        ids = [n.id for n in f.notices if n.id <= heard.id]
+
+        def write(out: Path) -> None:
+            with self.context.database.read() as conn:
+                h = q.hearing(conn, heard.id)
+                assert h is not None
+                docs = [q.notice_document(conn, i) for i in ids]
+                entries = q.timeline(conn, f.id)
+                letterhead = letterhead_as_of(conn, mid, h.decided_on or h.hearing_on)
+            render_hearing_record(h, docs, entries, letterhead, out)
+
+        return printout(
+            self,
+            f"Record of hearing — {f.number}",
+            f"hearing-record-{f.number}-{heard.id}.pdf",
+            write,
+            NOTICES,
+            "The record of hearing",
+            direct=direct,
+        )
+
+    # --- occupancy (Hudson 140-7, Ch. 512-11) ----------------------------------------------
+
+    @property
+    def checks(self) -> p.Rows:
+        return self.occupancy.checks
+
+    @property
+    def calculator(self) -> QWidget | None:
+        return self.calculator_link.window
+
+    def open_calculator(self) -> QWidget | None:
+        """The occupancy calculator under the case's housing code, attaching to this case."""
+        f = self.facts
+        if f is None or f.closed_on is not None:
+            return None
+        c = self.context
+        return self.calculator_link.open(
+            c.database, c.session, c.clock, for_case=(self.case_id, f.number), code=f.housing_code
+        )
+
+    def _attached(self) -> None:
+        self.reload()
+        self.tabs.setCurrentWidget(self.occupancy)
+        self.changed.emit(self.case_id)
+
+    def reprint_check(self, direct: bool = False) -> Path | None:
+        """The chosen calculation (else the latest) as attached: its frozen rooms and result."""
+        return self.occupancy.reprint(direct)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.closed.emit(self.case_id)

@@ -4,17 +4,11 @@ the permit: issue it, the lifecycle actions, print) over the tabs of tabs.py."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
+from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QDialog,
-    QFrame,
-    QGridLayout,
-    QHBoxLayout,
-    QLabel,
     QMenu,
     QPushButton,
-    QTabWidget,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -25,6 +19,7 @@ from desk.errors import DeskError
 from desk.services import street_register
 from desk.services.lifecycle import permit_deadlines
 from ui import dialogs, settings
+from ui import record_window as rw
 from ui.permit import actions
 from ui.permit.base import PermitContext, PermitTab
 from ui.permit.documents import (
@@ -68,16 +63,10 @@ class PermitWindow(QWidget):
         self.remember_geometry = remember_geometry
         self.presenter: PermitSummaryPresenter | None = None
 
-        self.title_label = QLabel(self)
-        self.title_label.setObjectName("permitTitle")
-        self.title_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.status_label = QLabel(self)
-        self.status_label.setObjectName("statusChip")
-        self.kind_label = QLabel(self)
-        self.kind_label.setObjectName("permitKind")
-        self.address_label = QLabel(self)
-        self.address_label.setObjectName("permitAddress")
-        self.address_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.title_label = rw.header_label(self, "permitTitle")
+        self.status_label = rw.header_label(self, "statusChip", selectable=False)
+        self.kind_label = rw.header_label(self, "permitKind", selectable=False)
+        self.address_label = rw.header_label(self, "permitAddress")
 
         # Issuing (15.1.6: the inspector's) and the lifecycle actions; both follow the status and
         # the signed-in user's roles, and the services check again.
@@ -105,59 +94,33 @@ class PermitWindow(QWidget):
         self.print_card_button.setEnabled(False)
         self.print_card_button.clicked.connect(lambda: print_permit_card(self, self.context))
 
-        header = QFrame(self)
-        header.setObjectName("permitHeader")
-        title_row = QHBoxLayout()
-        title_row.setSpacing(12)
-        title_row.addWidget(self.title_label)
-        title_row.addWidget(self.status_label, 0, Qt.AlignmentFlag.AlignVCenter)
-        title_row.addStretch(1)
-        act_row = QHBoxLayout()
-        act_row.setSpacing(8)
+        act_row = rw.button_row(8)
         act_row.addWidget(self.issue_button)
         act_row.addWidget(self.actions_button)
-        print_row = QHBoxLayout()
-        print_row.setSpacing(8)
+        print_row = rw.button_row(8)
         print_row.addWidget(self.print_application_button)
         print_row.addWidget(self.print_card_button)
-        header_layout = QGridLayout(header)
-        header_layout.setContentsMargins(20, 14, 20, 12)
+        # The actions and printouts in a second column, at the right.
+        header, header_layout = rw.header_frame(self)
         header_layout.setHorizontalSpacing(16)
-        header_layout.setVerticalSpacing(4)
-        header_layout.addLayout(title_row, 0, 0)
+        header_layout.addLayout(rw.title_row(self.title_label, self.status_label), 0, 0)
         header_layout.addLayout(act_row, 0, 1, Qt.AlignmentFlag.AlignRight)
         header_layout.addWidget(self.address_label, 1, 0)
         header_layout.addLayout(print_row, 1, 1, 2, 1, Qt.AlignmentFlag.AlignRight)
         header_layout.addWidget(self.kind_label, 2, 0)
         header_layout.setColumnStretch(0, 1)
 
-        self.tabs = QTabWidget(self)
-        self.tabs.setObjectName("permitTabs")
-        self.tabs.setDocumentMode(True)
+        self.tabs = rw.record_tabs(self, "permitTabs")
         self.tab_pages: dict[str, PermitTab] = {}
         for tab_class in PERMIT_TABS:
             page = tab_class(context, self.tabs)
             self.tab_pages[tab_class.key] = page
             self.tabs.addTab(page, tab_class.title)
 
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(0)
-        layout.addWidget(header)
-        layout.addWidget(self.tabs, 1)
-
-        for sequence in (
-            QKeySequence(QKeySequence.StandardKey.Close),
-            QKeySequence(Qt.Key.Key_Escape),
-        ):
-            QShortcut(sequence, self).activated.connect(self.close)
-        QShortcut(QKeySequence(QKeySequence.StandardKey.Refresh), self).activated.connect(
-            self.reload
-        )
-        # Ctrl+P: the permit's printout straight to the print dialog (its own window: no clash
-        # with the main window's Print).
-        QShortcut(QKeySequence(QKeySequence.StandardKey.Print), self).activated.connect(
-            lambda: print_main(self, self.context, self.context.clock.today())
+        rw.lay_out(self, header, self.tabs)
+        # Ctrl+P: the permit's printout straight to the print dialog.
+        rw.window_keys(
+            self, self.reload, lambda: print_main(self, self.context, self.context.clock.today())
         )
 
         self.resize(*DEFAULT_SIZE)
@@ -192,10 +155,7 @@ class PermitWindow(QWidget):
         p = self.presenter
         self.setWindowTitle(f"{p.window_title} — Permit Desk")
         self.title_label.setText(p.title)
-        self.status_label.setText(p.status)
-        self.status_label.setProperty("status", p.status_key)
-        self.status_label.style().unpolish(self.status_label)
-        self.status_label.style().polish(self.status_label)
+        rw.show_status(self.status_label, p.status, p.status_key)
         self.kind_label.setText(p.kind)
         self.address_label.setText(p.address)
         return True

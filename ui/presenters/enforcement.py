@@ -9,20 +9,23 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
+from typing import Protocol
 
 from db.enforcement_case_view import (
     AddresseeFact,
     CaseFacts,
     NoticeFact,
     OrderFact,
+    ServiceFact,
     ViolationFact,
 )
 from desk.domain.model import Actor
 from desk.domain.permissions import Permission, allowed
 from desk.enforcement import deadlines, rules
-from desk.enforcement.model import Decision, NoticeKind, ViolationState
+from desk.enforcement.model import Decision, NoticeKind, OrderKind, ServiceMethod, ViolationState
 from desk.enforcement.readmodels import CaseFilter, CaseRow, TimelineEntry
 from ui.presenters.formatting import EMPTY, count_of, format_date
+from ui.presenters.record_window import Rows, Step
 from ui.presenters.registers import Line, item_at, row_of
 
 SECTION_TITLE = "Code enforcement"
@@ -35,12 +38,14 @@ FILTERS: tuple[tuple[str, CaseFilter], ...] = (
     ("Order past its correction date", CaseFilter.ORDER_PAST_DUE),
     ("Hearing scheduled", CaseFilter.HEARING_SCHEDULED),
     ("Closed this year", CaseFilter.CLOSED_THIS_YEAR),
+    ("Serve again", CaseFilter.SERVE_AGAIN),  # registered mail returned unclaimed (140-3A(4))
     ("All cases", CaseFilter.ALL),
 )
 # --view enforcement[:FILTER]
 FILTER_KEYS = {
     "open": CaseFilter.OPEN,
     "unserved": CaseFilter.NOT_SERVED,
+    "serveagain": CaseFilter.SERVE_AGAIN,
     "window": CaseFilter.WINDOW_OPEN,
     "pastdue": CaseFilter.ORDER_PAST_DUE,
     "hearing": CaseFilter.HEARING_SCHEDULED,
@@ -106,6 +111,9 @@ def case_stage(f: CaseFacts, today: date) -> CaseStage:
             return CaseStage("violations corrected", None, "close the case")
         if not f.violations:
             return CaseStage("inspected, no violation found", None, "close the case")
+        if earliest is not None and deadlines.past_due(earliest, today):
+            # Re-inspect, or give the time to correct in a notice (140-3A(3), 140-10C).
+            return CaseStage("inspected, correction date passed", earliest, "past due", warn=True)
         return CaseStage("inspected", earliest, "correct by")
     stage = rules.stage(notice_facts(n), today)
     if stage is rules.Stage.NOT_SERVED:
@@ -139,36 +147,91 @@ def take_complaint_allowed(actor: Actor) -> tuple[bool, str]:
     return True, ""
 
 
+def open_on_observation_allowed(actor: Actor) -> tuple[bool, str]:
+    if not allowed(actor, Permission.OPEN_CASE):
+        return False, "The inspector opens a case on observation (140-2)."
+    return True, ""
+
+
+PAGE_SIZE = 200  # rows read at a time, as the permits list (ui/presenters/permit_list.py)
+
+
+class CaseSource(Protocol):
+    """The list's cases: how many the filter and the search find, and a page of them."""
+
+    def count(self, which: CaseFilter, text: str) -> int: ...
+
+    def page(self, which: CaseFilter, text: str, offset: int, limit: int) -> list[CaseRow]: ...
+
+
+class WholeList:
+    """A CaseSource over a function returning every case at once (presenter tests)."""
+
+    def __init__(self, fetch: Callable[[CaseFilter, str], list[CaseRow]]) -> None:
+        self.fetch = fetch
+        self.found: list[CaseRow] = []
+
+    def count(self, which: CaseFilter, text: str) -> int:
+        self.found = self.fetch(which, text)
+        return len(self.found)
+
+    def page(self, which: CaseFilter, text: str, offset: int, limit: int) -> list[CaseRow]:
+        return self.found[offset : offset + limit]
+
+
 class CaseListPresenter:
+    """The cases the filter and the search find: their number (one COUNT) and the rows read so
+    far, a page of `page_size` at a time as the list is scrolled (ui/views/paged.py); the
+    stage of a row from case_facts, read for the rows of the page only."""
+
     columns = COLUMNS
 
     def __init__(
         self,
-        fetch: Callable[[CaseFilter, str], list[CaseRow]],
+        source: CaseSource | Callable[[CaseFilter, str], list[CaseRow]],
         facts: Callable[[Sequence[int]], Mapping[int, CaseFacts]],
         today: Callable[[], date],
         actor: Actor,
+        page_size: int = PAGE_SIZE,
     ) -> None:
-        self.fetch = fetch
+        self.source: CaseSource = WholeList(source) if callable(source) else source
         self.facts_of = facts
         self.today = today
         self.actor = actor
+        self.page_size = page_size
         self.which = CaseFilter.OPEN
         self.text = ""
-        self.rows: list[Line] = []
+        self.count = 0  # the cases found, whether read yet or not
+        self.rows: list[Line] = []  # the rows read so far, newest first
         self.stages: dict[int, CaseStage] = {}
 
     def load(self) -> None:
-        today = self.today()
-        found = self.fetch(self.which, self.text)
-        facts = self.facts_of([r.case_id for r in found])
+        """Count again and read the first page (after a change, a filter or a search)."""
+        self.count = self.source.count(self.which, self.text)
         self.rows = []
         self.stages = {}
+        self.add(self.next_page())
+
+    @property
+    def can_fetch_more(self) -> bool:
+        return len(self.rows) < self.count
+
+    def next_page(self) -> list[Line]:
+        """The rows after those read (not yet added: the model announces them first)."""
+        if not self.can_fetch_more:
+            return []
+        found = self.source.page(self.which, self.text, len(self.rows), self.page_size)
+        if not found:  # fewer cases than counted (one closed meanwhile): the list ends here
+            self.count = len(self.rows)
+            return []
+        today = self.today()
+        facts = self.facts_of([r.case_id for r in found])
+        lines = []
         for r in found:
             f = facts.get(r.case_id)
             s = case_stage(f, today) if f else CaseStage(EMPTY, None, "")
             self.stages[r.case_id] = s
-            self.rows.append(
+            lines.append(
                 Line(
                     r,
                     (
@@ -182,11 +245,16 @@ class CaseListPresenter:
                     warn=s.warn,
                 )
             )
+        return lines
+
+    def add(self, lines: Sequence[Line]) -> None:
+        self.rows.extend(lines)
 
     def case(self, row: int) -> CaseRow | None:
         return item_at(self.rows, row, CaseRow)
 
     def row_of(self, case_id: int) -> int:
+        """The row of the case among those read (-1: not read, or not found)."""
         return row_of(self.rows, case_id, "case_id")
 
     @property
@@ -195,7 +263,7 @@ class CaseListPresenter:
 
     @property
     def summary(self) -> str:
-        return f"{count_of(len(self.rows), 'case')}: {self.filter_label.lower()}"
+        return f"{count_of(self.count, 'case')}: {self.filter_label.lower()}"
 
     @property
     def empty_text(self) -> str:
@@ -239,6 +307,7 @@ _KIND_WORDS = {
     "order": "Order",
     "escalation": "Enforcement",
     "closure": "Closed",
+    "correction": "Correction",
 }
 
 
@@ -327,14 +396,8 @@ def notice_rows(f: CaseFacts, today: date) -> list[Line]:
     return out
 
 
-@dataclass(frozen=True)
-class Step:
-    key: str
-    label: str  # the button's text with its mnemonic
-    may: tuple[bool, str]  # (may, why not)
-
-
 STEP_LABELS = (
+    ("schedule", "S&chedule inspection…"),  # on the inspector's day (Day page, route sheet)
     ("inspection", "&Inspection…"),
     ("notice", "Issue &notice…"),
     ("service", "&Service…"),
@@ -343,7 +406,10 @@ STEP_LABELS = (
     ("decision", "Council &decision…"),
     ("escalation", "En&force order…"),
     ("close", "C&lose case…"),
+    ("returned", "Mail ret&urned…"),
+    ("correct", "Correct a &mistake…"),
 )
+SECOND_ROW = ("returned", "correct")  # the case window's row of corrections and papers
 
 
 def _role(actor: Actor, permission: Permission, who: str) -> tuple[bool, str] | None:
@@ -395,6 +461,75 @@ def overdue_order(f: CaseFacts, today: date) -> OrderFact | None:
     return None
 
 
+def returnable(f: CaseFacts) -> list[tuple[NoticeFact, AddresseeFact, ServiceFact]]:
+    """Registered mail recorded as service and not recorded returned (140-3A(4))."""
+    return [
+        (n, a, s)
+        for n in f.notices
+        if n.decision is not Decision.WITHDRAW
+        for a in n.addressees
+        for s in a.services
+        if s.method is ServiceMethod.REGISTERED_MAIL and s.returned_on is None
+    ]
+
+
+@dataclass(frozen=True)
+class Correction:
+    """A service or petition that may be withdrawn as entered by mistake
+    (desk/services/enforcement/corrections.py)."""
+
+    kind: str  # "service" or "petition"
+    row_id: int
+    words: str
+
+
+def corrections(f: CaseFacts) -> list[Correction]:
+    """What nothing rests on yet: a service, while the notice is no order (bar the emergency
+    order itself, 140-3H) and its addressee has no petition; a petition, until its hearing is
+    scheduled (140-3B). The service checks again."""
+    out = []
+    for n in f.notices:
+        if n.decision is not None:
+            continue
+        made = any(o.kind is not OrderKind.EMERGENCY for o in n.orders)
+        petitioned = {p.addressee_id for p in n.petitions}
+        for a in n.addressees:
+            if made or a.id in petitioned:
+                continue
+            for s in a.services:
+                out.append(
+                    Correction(
+                        "service",
+                        s.id,
+                        f"Service on {a.name} ({a.role.value}), {format_date(s.served_on)} "
+                        f"{s.method.value}",
+                    )
+                )
+        if n.hearing_on is None:
+            for p in n.petitions:
+                out.append(
+                    Correction(
+                        "petition",
+                        p.id,
+                        f"Petition by {p.petitioner}, filed {format_date(p.filed_on)}",
+                    )
+                )
+    return out
+
+
+def hearing_to_notify(f: CaseFacts) -> NoticeFact | None:
+    """The notice whose hearing is scheduled, not yet decided: its written notice (140-3B)."""
+    return awaiting_decision(f)
+
+
+def hearing_of_record(f: CaseFacts) -> NoticeFact | None:
+    """The latest notice heard and decided: its record of hearing (140-3F)."""
+    return next(
+        (n for n in reversed(f.notices) if n.decision is not None and n.hearing_on is not None),
+        None,
+    )
+
+
 def case_steps(f: CaseFacts, today: date, actor: Actor) -> list[Step]:
     """Each step of the case window, with whether this user may take it now and why not. The
     services check again; this only spares a refusal."""
@@ -410,6 +545,7 @@ def case_steps(f: CaseFacts, today: date, actor: Actor) -> list[Step]:
         return (True, "") if ok else (False, why)
 
     steps = {
+        "schedule": gate(Permission.EDIT_PERMIT, "The clerk or the inspector", (True, "")),
         "inspection": gate(Permission.INSPECT_HOUSING, inspector, (True, "")),
         "notice": gate(
             Permission.ISSUE_HOUSING_NOTICE,
@@ -445,6 +581,16 @@ def case_steps(f: CaseFacts, today: date, actor: Actor) -> list[Step]:
             ),
         ),
         "close": gate(Permission.CLOSE_CASE, inspector, (True, "")),
+        "returned": gate(
+            Permission.RECORD_SERVICE,
+            "The clerk or the inspector",
+            when(bool(returnable(f)), "No registered mail is out awaiting return (140-3A(4))."),
+        ),
+        "correct": gate(
+            Permission.ISSUE_HOUSING_NOTICE,
+            inspector,
+            when(bool(corrections(f)), "No service or petition may be withdrawn now."),
+        ),
     }
     return [Step(key, label, steps[key]) for key, label in STEP_LABELS]
 
@@ -463,14 +609,6 @@ def header_words(f: CaseFacts, today: date) -> tuple[str, str, str]:
         stage += f" · {s.next_what} {format_date(s.next_on)}"
     opened = f"opened {format_date(f.opened_on)}"
     return f"Case {f.number}", f"{f.address} · {opened}", stage
-
-
-@dataclass
-class Rows:
-    """A table of the case window: its columns and its rows (ui.views.common.LinesModel)."""
-
-    columns: tuple[str, ...]
-    rows: list[Line]
 
 
 def timeline_table(entries: Sequence[TimelineEntry]) -> Rows:

@@ -4,10 +4,12 @@ comes next, and the keys that record a result from the keyboard."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta, tzinfo
+from datetime import date, datetime, time, timedelta, tzinfo
 
+from desk.dates import short_time
 from desk.domain.inspections import InspectionType, Result, StageState
 from desk.domain.model import InspectionStatus
 from desk.services.inspections import (
@@ -28,6 +30,15 @@ RESULT_KEYS: dict[str, Result] = {
 }
 KEY_HELP = "P passed · R rejected · A partial · C cancelled · O OK for service"
 _WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+
+
+def stop_time(text: str) -> str:
+    """A stop's time as the due times read: '09:30' -> '9:30 AM'; 'AM', 'PM' or '' as they
+    are (a permit caller's morning or afternoon; a case visit with no time)."""
+    m = re.fullmatch(r"(\d{1,2}):(\d\d)", text.strip())
+    if m is None or int(m[1]) > 23 or int(m[2]) > 59:
+        return text
+    return short_time(datetime.combine(date.min, time(int(m[1]), int(m[2]))))
 
 
 def result_choices(itype: InspectionType | None) -> list[Result]:
@@ -129,7 +140,7 @@ DAY_COLUMNS = (
     "#",
     "Time",
     "Address",
-    "Permit",
+    "Permit / case",  # a case stop's CE-YYYY-NNNN (Hudson 140-2, 140-3A(3))
     "Inspection",
     "Contact",
     "Phone",
@@ -152,7 +163,7 @@ class DayPresenter:
                     " ".join(
                         x
                         for x in (
-                            s.desired_time,
+                            stop_time(s.desired_time),
                             due_text(s.due_at, tz).removesuffix(" (15.1.76(c))"),
                         )
                         if x
@@ -189,10 +200,14 @@ class DayPresenter:
         left = sum(1 for i in range(n) if self.open_row(i))
         if n == 0:
             return f"{inspector} has no inspection on {format_date(day)}."
-        return (
+        words = (
             f"{inspector}, {_WEEKDAYS[day.weekday()]} {format_date(day)}: {n} stop"
-            f"{'s' if n != 1 else ''}, {left} to go. Results: {KEY_HELP}"
+            f"{'s' if n != 1 else ''}, {left} to go."
         )
+        if all(r.stop.is_case for r in self.rows):
+            # A case stop's result is its inspection, recorded in the case (Enter opens it).
+            return f"{words} Enter opens the case to record the inspection."
+        return f"{words} Results: {KEY_HELP}"
 
 
 # --------------------------------------------------------------------------- the week

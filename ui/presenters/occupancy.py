@@ -8,10 +8,15 @@ the view points at.
 
 from __future__ import annotations
 
+import json
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
+from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from desk.enforcement.readmodels import OccupancyCheckRow
 from desk.enforcement.rules import housing_code_key
 from desk.errors import ValidationError
 from desk.housing.codes import HousingCodeError, load_housing_code
@@ -28,7 +33,8 @@ from desk.housing.occupancy import (
     fmt,
     occupancy,
 )
-from ui.presenters.formatting import EMPTY
+from ui.presenters.formatting import EMPTY, format_date
+from ui.presenters.registers import Line
 
 # The columns of the rooms table, in the order of the inspector's sheet.
 NAME = "name"
@@ -418,3 +424,105 @@ def sample_rows() -> tuple[list[RoomRow], str, str]:
         RoomRow("Hall", Use.HALL.value, "30"),
     ]
     return rows, "2", "1"
+
+
+# --- attaching to a case or a licence -----------------------------------------------------------
+
+_CASE_NUMBER = re.compile(r"CE-(\d{4})-(\d{1,4})")
+_LICENCE_NUMBER = re.compile(r"RH-(\d{4})-(\d{1,4})")
+_APPLICATION = re.compile(r"(?:APPLICATION\s*)?#?\s*(\d{1,9})")
+
+
+def case_number(text: str) -> str:
+    """'ce-2026-8' -> 'CE-2026-0008'; ValidationError('case') when it is no case number."""
+    cleaned = "".join(text.split()).upper()
+    m = _CASE_NUMBER.fullmatch(cleaned)
+    if m is None:
+        raise ValidationError("case", "type the case number as CE-YYYY-NNNN, e.g. CE-2026-0008")
+    return f"CE-{m.group(1)}-{int(m.group(2)):04d}"
+
+
+def licence_ref(text: str) -> tuple[str | None, int | None]:
+    """(licence number, None) for 'RH-2026-0001', (None, application id) for '#3' or
+    'application 3'; ValidationError('licence') otherwise."""
+    cleaned = " ".join(text.split()).upper()
+    m = _LICENCE_NUMBER.fullmatch(cleaned.replace(" ", ""))
+    if m is not None:
+        return f"RH-{m.group(1)}-{int(m.group(2)):04d}", None
+    a = _APPLICATION.fullmatch(cleaned)
+    if a is not None and int(a.group(1)) > 0:
+        return None, int(a.group(1))
+    raise ValidationError(
+        "licence", "type the licence number as RH-YYYY-NNNN, or the application as #3"
+    )
+
+
+def unit_to_dict(unit: Unit) -> dict[str, Any]:
+    """The unit as `permitdesk housing occupancy` reads it (desk.housing.jsonio), areas as
+    decimal strings; what a check attached to a case keeps as its rooms."""
+    rooms: list[dict[str, Any]] = []
+    for r in unit.rooms:
+        raw: dict[str, Any] = {"name": r.name, "use": r.use.value, "floor_area": fmt(r.floor_area)}
+        if r.ceiling:
+            raw["ceiling"] = [
+                {"height_ft": fmt(c.height_ft), "area": fmt(c.area)} for c in r.ceiling
+            ]
+        if r.window_area is not None:
+            raw["window_area"] = fmt(r.window_area)
+        if r.openable_area is not None:
+            raw["openable_area"] = fmt(r.openable_area)
+        for flag in ("mechanical_ventilation", "artificial_light", "attic_half_story"):
+            if getattr(r, flag):
+                raw[flag] = True
+        if r.occupants_over_12:
+            raw["occupants_over_12"] = r.occupants_over_12
+        if r.occupants_under_12:
+            raw["occupants_under_12"] = r.occupants_under_12
+        rooms.append(raw)
+    out: dict[str, Any] = {}
+    if unit.occupants_over_12 is not None:
+        out["occupants_over_12"] = unit.occupants_over_12
+    if unit.occupants_under_12 is not None:
+        out["occupants_under_12"] = unit.occupants_under_12
+    out["rooms"] = rooms
+    return out
+
+
+def unit_to_json(unit: Unit) -> str:
+    return json.dumps(unit_to_dict(unit), indent=2)
+
+
+# --- the case window's Occupancy tab -----------------------------------------------------------
+
+CHECK_COLUMNS = ("Checked", "Unit", "Max. occupants", "Complies", "Shortfalls")
+
+
+def problems_text(row: OccupancyCheckRow) -> str:
+    """'140-7A the unit; 140-7B Bedroom 2' (EMPTY when it complies)."""
+    if not row.problems:
+        return EMPTY
+    return "; ".join(f"{section} {room or 'the unit'}" for section, room, _ in row.problems)
+
+
+def check_lines(rows: Sequence[OccupancyCheckRow]) -> list[Line]:
+    return [
+        Line(
+            r,
+            (
+                format_date(r.checked_on),
+                r.unit or EMPTY,
+                str(r.max_occupants),
+                "yes" if r.complies else "no",
+                problems_text(r),
+            ),
+            warn=not r.complies,
+        )
+        for r in rows
+    ]
+
+
+def attach_note(today: date) -> str:
+    return (
+        "The rooms and the result are kept as they are today "
+        f"({format_date(today)}); a later change does not alter them."
+    )

@@ -27,7 +27,9 @@ VIEW_HELP = (
     "treasurer[:PAGE] (PAGE: close, turnovers, reconciliation, refunds, returned), "
     "bonds[:bonds|certificates|watch], deposits[:all|eligible|soon|ordered|retained], "
     "licences[:in_force|expired|revoked|any], condemnations[:open|overdue|lifted|closed|all], "
-    "enforcement (Code enforcement), case:NUMBER (a case's window, e.g. case:CE-2026-0001), or "
+    "enforcement (Code enforcement), case:NUMBER (a case's window, e.g. case:CE-2026-0001), "
+    "rooming-houses (the rooming house licences), licence:NUMBER (a licence's window, e.g. "
+    "licence:RH-2026-0001), or "
     "inspections[:requests|day|week|orders]"
 )
 SECTIONS = (
@@ -38,6 +40,7 @@ SECTIONS = (
     "calculator",
     "occupancy",
     "enforcement",
+    "rooming-houses",
     "intake",
     "cashier",
     "gl",
@@ -119,6 +122,11 @@ def parse_view(text: str) -> ViewSpec:
         if not number:
             raise ValueError(f"no case number in view '{text}'; use case:CE-2026-0001")
         return ViewSpec("case", number)
+    if raw.lower().startswith("licence:"):  # a rooming house licence's window, by its number
+        number = raw.split(":", 1)[1].strip().upper()
+        if not number:
+            raise ValueError(f"no licence number in view '{text}'; use licence:RH-2026-0001")
+        return ViewSpec("licence", number)
     parts = raw.split(":")
     if parts[0].lower() == "permit" and len(parts) in (2, 3) and parts[1].strip():
         tab = parts[2].strip().lower() if len(parts) == 3 else "summary"

@@ -4,21 +4,22 @@ window open; order past its correction date; hearing scheduled; closed this year
 as you type (case number, address, PIN, owner). Enter opens the case's window
 (ui/enforcement/window.py), where the steps are taken. Take complaint… (Ctrl+J) opens a case.
 
-Opening the section makes the orders 140-3D says are due (sweep_notices, as the app does on
-start), so the list is never behind the day. A thin view over ui/presenters/enforcement.py."""
+The list shows how many cases are found and reads them 200 at a time as it is scrolled
+(ui/views/paged.py). Opening the section the first time in a day makes the orders 140-3D says
+are due (sweep_notices, as the app does on start), so the list is never behind the day. A thin
+view over ui/presenters/enforcement.py."""
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Sequence
+from datetime import date
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QHBoxLayout,
     QPushButton,
     QWidget,
 )
@@ -27,7 +28,7 @@ from db import enforcement_queries as q
 from db.database import Database
 from db.enforcement_case_view import case_facts
 from desk.clock import Clock
-from desk.enforcement.readmodels import CaseFilter
+from desk.enforcement.readmodels import CaseFilter, CaseRow
 from desk.errors import DeskError
 from desk.services.enforcement.sweep import sweep_notices
 from ui.enforcement.window import CaseWindow
@@ -37,10 +38,10 @@ from ui.presenters.enforcement import (
     FILTERS,
     SECTION_TITLE,
     CaseListPresenter,
+    open_on_observation_allowed,
 )
 from ui.presenters.session import Session
 from ui.views.common import (
-    LinesModel,
     button_row,
     enable_buttons,
     filter_combo,
@@ -50,58 +51,69 @@ from ui.views.common import (
     search_field,
     selected_row,
 )
-from ui.views.enforcement_dialogs import ComplaintDialog
-from ui.views.section import SectionView
+from ui.views.enforcement_dialogs import ComplaintDialog, DocketDialog, ObservationDialog
+from ui.views.paged import PagedLinesModel
+from ui.views.record_list import RecordListSection
 
 __all__ = ["SECTION_TITLE", "EnforcementView"]
 WARN = QColor(160, 40, 30)
 
 
-class EnforcementView(SectionView):
+class SqlCaseSource:
+    """The municipality's cases as of the clock's day, each read on a short connection."""
+
+    def __init__(self, database: Database, municipality_id: int, clock: Clock) -> None:
+        self.database = database
+        self.municipality_id = municipality_id
+        self.clock = clock
+
+    def count(self, which: CaseFilter, text: str) -> int:
+        with self.database.read() as conn:
+            return q.case_count(conn, self.municipality_id, self.clock.today(), which, text)
+
+    def page(self, which: CaseFilter, text: str, offset: int, limit: int) -> list[CaseRow]:
+        with self.database.read() as conn:
+            today = self.clock.today()
+            return q.case_rows(conn, self.municipality_id, today, which, text, limit, offset)
+
+
+class EnforcementView(RecordListSection):
     def __init__(
         self, database: Database, session: Session, clock: Clock, parent: QWidget | None = None
     ) -> None:
         super().__init__("enforcementView", database, session, clock, parent)
-        mid = session.municipality_id
-
-        def rows(which: CaseFilter, text: str) -> Any:
-            with database.read() as conn:
-                return q.case_rows(conn, mid, clock.today(), which, text)
 
         def facts(ids: Sequence[int]) -> Any:
             with database.read() as conn:
                 return case_facts(conn, ids)
 
-        self.presenter = CaseListPresenter(rows, facts, clock.today, session.actor)
+        source = SqlCaseSource(database, session.municipality_id, clock)
+        self.presenter = CaseListPresenter(source, facts, clock.today, session.actor)
         self.case_windows: dict[int, CaseWindow] = {}
+        self.swept_on: date | None = None  # the day sweep_notices last ran from here
 
-        top = self._heading(SECTION_TITLE)
         self.search = search_field(
             self, "caseSearch", "Case number, address, PIN or owner", self._filter
         )
         self.filter = filter_combo(self, "caseFilter", FILTERS, self._filter)
-        self.model = LinesModel(self.presenter, self, WARN)
+        self.model = PagedLinesModel(self.presenter, self, WARN)
         self.table = read_only_table(self, "casesTable", self.model)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.activated.connect(lambda _i: self.open_selected())
         self.note = note_label(self)
+        self.model.failed.connect(self.note.setText)
         self.complaint_button = QPushButton(f"Take &complaint… ({COMPLAINT_KEY})", self)
         self.open_button = QPushButton("&Open case", self)
+        self.observation_button = QPushButton("Open case on o&bservation…", self)
+        self.docket_button = QPushButton("Hearing doc&ket…", self)
         buttons = button_row(
             ("takeComplaint", self.complaint_button, self.take_complaint),
             ("openCase", self.open_button, self.open_selected),
+            ("openOnObservation", self.observation_button, self.open_on_observation),
+            ("hearingDocket", self.docket_button, self.print_docket),
         )
-        filters = QHBoxLayout()
-        filters.addWidget(self.search, 2)
-        filters.addWidget(self.filter)
-        layout = self._section_layout(top)
-        layout.addLayout(filters)
-        layout.addWidget(self.table, 1)
-        layout.addWidget(self.note)
-        layout.addLayout(buttons)
-        self.table.selectionModel().currentRowChanged.connect(lambda *_: self._buttons())
+        self._list_layout(SECTION_TITLE, buttons)
         QShortcut(QKeySequence(COMPLAINT_KEY), self).activated.connect(self.take_complaint)
-        QShortcut(QKeySequence.StandardKey.Find, self).activated.connect(self._focus_search)
 
     # --- loading ----------------------------------------------------------------------------
 
@@ -114,8 +126,12 @@ class EnforcementView(SectionView):
         self.loaded = True
 
     def _sweep(self) -> None:
-        if self.database.read_only:
+        # Once a day: at 20,000 cases a sweep takes a second, and showing the section must not.
+        # The start sweep (ui/app.py) may set `swept_on` to spare the first one.
+        today = self.clock.today()
+        if self.database.read_only or self.swept_on == today:
             return
+        self.swept_on = today
         # The ordinance makes the order (140-3D), not the user who opened the list: recorded as
         # the app's, as on start. On a refusal the next start or `permitdesk enforcement sweep`
         # tries again.
@@ -138,6 +154,7 @@ class EnforcementView(SectionView):
         enable_buttons(
             (
                 (self.complaint_button, self.presenter.can_take_complaint()),
+                (self.observation_button, open_on_observation_allowed(self.session.actor)),
                 (
                     self.open_button,
                     (True, "") if self.presenter.case(row) else (False, "Select a case."),
@@ -151,10 +168,6 @@ class EnforcementView(SectionView):
         self.presenter.text = self.search.text()
         self.presenter.which = CaseFilter(self.filter.currentData())
         self._reload()
-
-    def _focus_search(self) -> None:
-        self.search.setFocus(Qt.FocusReason.ShortcutFocusReason)
-        self.search.selectAll()
 
     def show_filter(self, which: CaseFilter) -> None:
         self.filter.setCurrentIndex([f for _l, f in FILTERS].index(which))
@@ -184,23 +197,67 @@ class EnforcementView(SectionView):
         self._reload(opened.case_id)
         return True
 
+    def open_on_observation(self) -> bool:
+        """The inspector's own observation opens a case (140-2); its window opens."""
+        if not open_on_observation_allowed(self.session.actor)[0]:
+            return False
+        dialog = ObservationDialog(self._context(), self)
+        done = actions.exec_dialog(dialog)
+        opened = dialog.opened
+        dialog.deleteLater()
+        if not done or opened is None:
+            return False
+        self._status(f"Case {opened.number} is opened on observation.")
+        self.search.clear()
+        if self.presenter.which not in (CaseFilter.OPEN, CaseFilter.ALL):
+            self.show_filter(CaseFilter.OPEN)
+        self._reload(opened.case_id)
+        self.open_case(opened.case_id)
+        return True
+
+    def print_docket(self, direct: bool = False) -> Path | None:
+        """The Common Council's hearing docket for a meeting date (140-3B): the next date with
+        hearings scheduled unless another is chosen."""
+        from db.letterheads import letterhead_as_of
+        from reports.enforcement.hearing import render_hearing_docket
+        from ui.exports import REPORTS, printout
+
+        mid = self.session.municipality_id
+        today = self.clock.today()
+        with self.database.read() as conn:
+            first = q.next_hearing_day(conn, mid, today) or today
+        dialog = DocketDialog(self._context(), first, self)
+        done = actions.exec_dialog(dialog)
+        on = dialog.chosen
+        dialog.deleteLater()
+        if not done or on is None:
+            return None
+
+        def write(out: Path) -> None:
+            with self.database.read() as conn:
+                rows = q.hearing_docket(conn, mid, on)
+                letterhead = letterhead_as_of(conn, mid, on)
+            render_hearing_docket(on, rows, letterhead, out)
+
+        return printout(
+            self,
+            f"Hearing docket — {on.isoformat()}",
+            f"hearing-docket-{on.isoformat()}.pdf",
+            write,
+            REPORTS,
+            "The hearing docket",
+            direct=direct,
+        )
+
     def open_selected(self) -> CaseWindow | None:
         r = self.presenter.case(selected_row(self.table))
         return self.open_case(r.case_id) if r is not None else None
 
     def open_case(self, case_id: int) -> CaseWindow:
         """The case's window, created the first time (one window per case)."""
-        window = self.case_windows.get(case_id)
-        if window is None:
-            window = CaseWindow(self._context(), case_id, self)
-            window.closed.connect(lambda cid: self.case_windows.pop(cid, None))
-            window.changed.connect(lambda cid: self._reload(cid))
-            self.case_windows[case_id] = window
-            window.reload()
-        window.show()
-        window.raise_()
-        window.activateWindow()
-        return window
+        return self._record_window(
+            self.case_windows, case_id, lambda: CaseWindow(self._context(), case_id, self)
+        )
 
     def print_current(self) -> bool:
         """Ctrl+P (File ▸ Print): the selected case's latest notice, to the print dialog."""

@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from db import queries
 from db.enforcement_case_view import CaseFacts, NoticeFact, housing_code_days
 from desk.enforcement import deadlines
 from desk.enforcement.model import (
@@ -43,7 +42,11 @@ from ui.permit.actions import ActionDialog, _text_box
 from ui.permit.base import PermitContext
 from ui.presenters import enforcement as p
 from ui.presenters.formatting import format_date
-from ui.views.common import date_edit, from_qdate, to_qdate
+from ui.views.common import date_edit, to_qdate
+from ui.views.dialog_fields import combo as _combo
+from ui.views.dialog_fields import day as _day
+from ui.views.dialog_fields import line as _line
+from ui.views.dialog_fields import parcel_lookup
 
 __all__ = [
     "CloseDialog",
@@ -56,25 +59,6 @@ __all__ = [
     "PetitionDialog",
     "ServiceDialog",
 ]
-
-
-def _line(parent: QWidget, name: str, placeholder: str = "", text: str = "") -> QLineEdit:
-    edit = QLineEdit(text, parent)
-    edit.setObjectName(name)
-    edit.setPlaceholderText(placeholder)
-    return edit
-
-
-def _combo(parent: QWidget, name: str, choices: list[tuple[str, object]]) -> QComboBox:
-    combo = QComboBox(parent)
-    combo.setObjectName(name)
-    for label, value in choices:
-        combo.addItem(label, value)
-    return combo
-
-
-def _day(edit: QDateEdit) -> date:
-    return from_qdate(edit.date())
 
 
 def case_code(context: PermitContext, f: CaseFacts) -> HousingCode | None:
@@ -105,12 +89,9 @@ class ComplaintDialog(ActionDialog):
             "&Take complaint",
             parent,
         )
-        self.search = _line(self, "complaintProperty", "Address or PIN, e.g. 5517 N Lake")
-        self.search.textChanged.connect(self._search)
-        self.add_field("&Property:", self.search)
-        self.parcel = QComboBox(self)
-        self.parcel.setObjectName("complaintParcel")
-        self.add_field("P&arcel:", self.parcel, "property")
+        self.search, self.parcel = parcel_lookup(
+            self, ("complaintProperty", "complaintParcel"), "5517 N Lake", "P&arcel:", "property"
+        )
         self.channel = _combo(
             self, "complaintChannel", [(c.value.title(), c.value) for c in Channel]
         )
@@ -125,13 +106,6 @@ class ComplaintDialog(ActionDialog):
         self.contact = _line(self, "complainantContact", "optional: phone, e-mail or address")
         self.add_field("&Contact:", self.contact, "contact")
         self.taken: complaints.ComplaintTaken | None = None
-
-    def _search(self, text: str) -> None:
-        with self.context.database.read() as conn:
-            found = queries.parcel_matches(conn, self.context.session.municipality_id, text)
-        self.parcel.clear()
-        for c in found:
-            self.parcel.addItem(f"{c.address}  (PIN {c.pin})", c.id)
 
     def run(self) -> None:
         self.taken = complaints.take_complaint(
@@ -734,3 +708,259 @@ class CloseDialog(ActionDialog):
 def complainant_words(label: QLabel, text: str) -> None:
     label.setText(text)
     label.setVisible(bool(text))
+
+
+# --- registered mail returned unclaimed (140-3A(4)) -------------------------------------------
+
+
+class ReturnedDialog(ActionDialog):
+    def __init__(self, context: PermitContext, f: CaseFacts, parent: QWidget | None = None) -> None:
+        super().__init__(
+            context,
+            "Registered mail returned unclaimed",
+            f"Case {f.number}. 140-3A(4): the letter came back unclaimed, so the notice is not "
+            "served on that addressee; serve again personally or by posting in a conspicuous "
+            "place. An order the notice already became stands.",
+            "&Record returned",
+            parent,
+        )
+        self.service = _combo(
+            self,
+            "returnedService",
+            [
+                (f"{a.name} ({a.role.value}), mailed {format_date(s.served_on)}", s.id)
+                for _n, a, s in p.returnable(f)
+            ],
+        )
+        self.add_field("&Letter:", self.service, "service")
+        self.returned_on = date_edit(self, "returnedOn", context.clock.today())
+        self.add_field("&Returned on:", self.returned_on, "returned on")
+
+    def run(self) -> None:
+        notices.record_returned_unclaimed(
+            self.context.database.uow(),
+            self.context.clock,
+            self.context.session.actor,
+            self.service.currentData(),
+            _day(self.returned_on),
+        )
+
+
+# --- a service or petition entered by mistake -------------------------------------------------
+
+
+class CorrectionDialog(ActionDialog):
+    def __init__(self, context: PermitContext, f: CaseFacts, parent: QWidget | None = None) -> None:
+        super().__init__(
+            context,
+            "Correct a mistake",
+            f"Case {f.number}. A service or petition entered by mistake is withdrawn, not "
+            "deleted: the timeline keeps it with the reason, and the petition window and the "
+            "order (140-3B, D) count from the true service. Once an order or a hearing rests "
+            "on it, it stays.",
+            "&Withdraw",
+            parent,
+        )
+        self.choices = p.corrections(f)
+        self.entry = _combo(
+            self, "correctionEntry", [(c.words, i) for i, c in enumerate(self.choices)]
+        )
+        self.add_field("&Entered by mistake:", self.entry, "service", "petition")
+        self.reason = _line(self, "correctionReason", "what was wrong, e.g. wrong addressee")
+        self.add_field("&Reason:", self.reason, "reason")
+
+    def run(self) -> None:
+        from desk.services.enforcement import corrections
+
+        index = self.entry.currentData()
+        if index is None:
+            raise ValidationError("service", "choose the service or petition to withdraw")
+        chosen = self.choices[index]
+        withdraw = (
+            corrections.withdraw_service
+            if chosen.kind == "service"
+            else corrections.withdraw_petition
+        )
+        withdraw(
+            self.context.database.uow(),
+            self.context.clock,
+            self.context.session.actor,
+            chosen.row_id,
+            self.reason.text(),
+        )
+
+
+# --- a case opened on the inspector's own observation (140-2) ---------------------------------
+
+
+class ObservationDialog(ActionDialog):
+    def __init__(self, context: PermitContext, parent: QWidget | None = None) -> None:
+        super().__init__(
+            context,
+            "Open a case on observation",
+            "The inspector opens a case on what he or she observed (140-2), numbered "
+            "CE-YYYY-NNNN. A property with an open case takes the observation on that case.",
+            "&Open case",
+            parent,
+        )
+        self.search, self.parcel = parcel_lookup(
+            self,
+            ("observationProperty", "observationParcel"),
+            "5517 N Lake",
+            "P&arcel:",
+            "property",
+        )
+        self.observed = _text_box(self, "observationText", "what was observed, where", 3)
+        self.add_field("&What was observed:", self.observed, "what was observed")
+        self.opened_on = date_edit(self, "observationDay", context.clock.today())
+        self.add_field("&Day:", self.opened_on, "opened on")
+        self.opened: CaseOpened | None = None
+
+    def run(self) -> None:
+        self.opened = cases.open_case(
+            self.context.database.uow(),
+            self.context.clock,
+            self.context.session.actor,
+            self.context.session.municipality_id,
+            self.parcel.currentData(),
+            self.observed.toPlainText(),
+            _day(self.opened_on),
+        )
+
+
+# --- the Council's hearing docket (140-3B) ---------------------------------------------------
+
+
+class DocketDialog(ActionDialog):
+    """The meeting date of the docket to print (no service: nothing is recorded)."""
+
+    def __init__(self, context: PermitContext, on: date, parent: QWidget | None = None) -> None:
+        super().__init__(
+            context,
+            "Common Council hearing docket",
+            "The hearings before the Common Council on one meeting date (140-3B): case, "
+            "address, the notice heard, the petitioners and the place.",
+            "&Print docket",
+            parent,
+        )
+        self.meeting_on = date_edit(self, "docketDate", on)
+        self.add_field("&Meeting date:", self.meeting_on, "meeting date")
+        self.chosen: date | None = None
+
+    def run(self) -> None:
+        self.chosen = _day(self.meeting_on)
+
+
+# --- a case inspection on the inspector's day (Hudson 140-2, 140-3A(3), 140-10A) -------------
+
+
+class ScheduleVisitDialog(ActionDialog):
+    """Put the case's inspection on an inspector's day, beside the permit inspections: the first
+    inspection until the case has one, then a re-inspection on the earliest open correction
+    date (140-3A(3)). A visit scheduled already is moved (or called off) instead."""
+
+    def __init__(self, context: PermitContext, f: CaseFacts, parent: QWidget | None = None) -> None:
+        from db.inspection_queries import case_visits, inspectors
+        from desk.enforcement import visits as rules_v
+        from desk.enforcement.model import VisitPurpose, VisitStatus
+
+        with context.database.read() as conn:
+            people = inspectors(conn)
+            pending = [x for x in case_visits(conn, f.id) if x.status is VisitStatus.SCHEDULED]
+        self.visit = pending[0] if pending else None
+        v = self.visit
+        moving = (
+            f" {rules_v.PURPOSE_WORDS[v.purpose].capitalize()} is scheduled on "
+            f"{format_date(v.scheduled_on)} with {v.inspector_name}: OK moves it; tick "
+            "“Call it off” to cancel it, the reason in the notes."
+            if v is not None
+            else ""
+        )
+        super().__init__(
+            context,
+            f"Schedule the inspection of {f.address}",
+            f"Case {f.number}. The visit goes on the inspector's day and route sheet beside the "
+            "permit inspections; recording the inspection marks it done." + moving,
+            "&Schedule" if v is None else "&Save",
+            parent,
+        )
+        self.facts = f
+        self.rules_v = rules_v
+        today = context.clock.today()
+        self.open_by = [x.correct_by for x in p.open_violations(f)]
+        self.purpose = _combo(
+            self,
+            "visitPurpose",
+            [
+                ("Inspection of the complaint (140-2)", VisitPurpose.INSPECTION.value),
+                ("Re-inspection on the correction date (140-3)", VisitPurpose.REINSPECTION.value),
+                ("Rooming-house licence inspection (140-10A)", VisitPurpose.LICENCE.value),
+            ],
+        )
+        first = v.purpose if v is not None else rules_v.default_purpose(f.inspections)
+        self.purpose.setCurrentIndex(self.purpose.findData(first.value))
+        self.purpose.setEnabled(v is None)  # a visit moved keeps what it is for
+        self.purpose.currentIndexChanged.connect(self._purpose_chosen)
+        self.add_field("&For:", self.purpose, "purpose")
+        self.inspector = _combo(self, "visitInspector", [(n, uid) for uid, n in people])
+        chosen = v.inspector_id if v is not None else context.session.actor.user_id
+        self.inspector.setCurrentIndex(max(0, self.inspector.findData(chosen)))
+        self.add_field("Ins&pector:", self.inspector, "inspector")
+        day = v.scheduled_on if v is not None else rules_v.suggested_day(first, self.open_by, today)
+        self.day = date_edit(self, "visitDay", day)
+        self.add_field("&Day:", self.day, "date")
+        self.time = _line(
+            self,
+            "visitTime",
+            "optional: 9:30 or 2 PM",
+            rules_v.time_words(v.scheduled_time) if v is not None else "",
+        )
+        self.add_field("&Time:", self.time, "time")
+        self.notes = _line(self, "visitNotes", "optional; the reason when calling it off")
+        self.add_field("&Notes:", self.notes, "notes", "reason")
+        self.call_off = QCheckBox("Call it &off (cancel the visit)", self)
+        self.call_off.setObjectName("visitCancel")
+        self.call_off.setVisible(v is not None)
+        self.add_field("", self.call_off)
+        self.scheduled: object | None = None
+
+    def _purpose_chosen(self) -> None:
+        from desk.enforcement.model import VisitPurpose
+
+        purpose = VisitPurpose(self.purpose.currentData())
+        today = self.context.clock.today()
+        self.day.setDate(to_qdate(self.rules_v.suggested_day(purpose, self.open_by, today)))
+
+    def run(self) -> None:
+        from desk.enforcement.model import VisitPurpose
+        from desk.services.enforcement import visits
+
+        c = self.context
+        if self.visit is not None and self.call_off.isChecked():
+            visits.cancel_visit(
+                c.database.uow(), c.clock, c.session.actor, self.visit.id, self.notes.text()
+            )
+            return
+        if self.visit is not None:
+            self.scheduled = visits.reschedule_visit(
+                c.database.uow(),
+                c.clock,
+                c.session.actor,
+                self.visit.id,
+                _day(self.day),
+                inspector_id=self.inspector.currentData(),
+                time=self.time.text(),
+                notes=self.notes.text() or None,  # blank: the notes as they were
+            )
+            return
+        self.scheduled = visits.schedule_visit(
+            c.database.uow(),
+            c.clock,
+            c.session.actor,
+            self.facts.id,
+            _day(self.day),
+            inspector_id=self.inspector.currentData(),
+            time=self.time.text(),
+            purpose=VisitPurpose(self.purpose.currentData()),
+            notes=self.notes.text(),
+        )

@@ -4,6 +4,14 @@ route order, the week, and the open correction orders.
 Keyboard: Ctrl+R takes a new request; on the Day page Alt+Up / Alt+Down move a stop along the
 route, Enter records its result, and P, R, A, C, O record passed, rejected, partial, cancelled
 or OK for service straight away. Double-click opens the permit.
+
+Case inspections of code enforcement (Hudson 140-3, 140-10A) are on the Day page beside the
+permit stops, in one route order: Enter or double-click opens the case's window (the main window
+connects `open_case`); Record result opens its inspection step (`inspect_case`); Move up/down
+number the permit and case stops again together (desk.services.enforcement.visits).
+
+A municipality with no permit kinds (code enforcement only, Hudson ch. 140) has no Requests or
+Correction orders pages and no New request…: the section opens on the Day page.
 """
 
 from __future__ import annotations
@@ -33,9 +41,11 @@ from db import inspection_queries as iq
 from db.database import Database
 from desk.clock import Clock
 from desk.domain.inspections import Result
+from desk.domain.kinds import kinds_for
 from desk.domain.permissions import Permission, allowed
 from desk.errors import DeskError
 from desk.services import inspections as svc
+from desk.services.enforcement import visits
 from ui import dialogs
 from ui.exports import ROUTE_SHEETS, XLSX, print_now, save_and_open
 from ui.models.base import Index, PresenterTableModel
@@ -107,6 +117,8 @@ def _button(parent: QWidget, text: str, name: str) -> QPushButton:
 
 class InspectionsView(QWidget):
     open_permit = Signal(int)
+    open_case = Signal(int)  # case id: the case's window
+    inspect_case = Signal(int)  # case id: the case window's inspection step
 
     def __init__(
         self, database: Database, session: Session, clock: Clock, parent: QWidget | None = None
@@ -118,12 +130,18 @@ class InspectionsView(QWidget):
         self.clock = clock
         self.loaded = False
         self.is_inspector = allowed(session.actor, Permission.ISSUE_PERMIT)
+        self.inspects_housing = allowed(session.actor, Permission.INSPECT_HOUSING)
+        # Code enforcement only (Hudson ch. 140): no permits to request, schedule or order
+        # corrections on; the Day and Week pages carry the case stops.
+        self.has_permits = bool(kinds_for(session.municipality_key))
 
         title = QLabel(SECTION_TITLE, self)
         title.setObjectName("viewHeading")
         self.new_button = _button(self, "&New request… (Ctrl+R)", "newInspectionRequest")
         self.new_button.clicked.connect(lambda: self.new_request())
-        QShortcut(QKeySequence("Ctrl+R"), self).activated.connect(lambda: self.new_request())
+        self.new_button.setVisible(self.has_permits)
+        if self.has_permits:
+            QShortcut(QKeySequence("Ctrl+R"), self).activated.connect(lambda: self.new_request())
         self.pages = QTabWidget(self)
         self.pages.setObjectName("inspectionsPages")
         self.pages.setDocumentMode(True)
@@ -131,7 +149,12 @@ class InspectionsView(QWidget):
         self.pages.addTab(self._day_page(), "&Day")
         self.pages.addTab(self._week_page(), "&Week")
         self.pages.addTab(self._orders_page(), "Correction &orders")
-        self.pages.currentChanged.connect(lambda _i: self.load())
+        # Hidden, not removed: the pages keep their indexes (Day is 1).
+        for index in (0, 3):
+            self.pages.setTabVisible(index, self.has_permits)
+        if not self.has_permits:
+            self.pages.setCurrentIndex(1)
+        self.pages.currentChanged.connect(self._page_changed)
 
         top = QHBoxLayout()
         top.addWidget(title)
@@ -141,6 +164,12 @@ class InspectionsView(QWidget):
         layout.setContentsMargins(16, 12, 16, 12)
         layout.addLayout(top)
         layout.addWidget(self.pages, 1)
+
+    def _page_changed(self, index: int) -> None:
+        if not self.pages.isTabVisible(index):  # asked for by name (--view inspections)
+            self.pages.setCurrentIndex(1)  # the Day: its change loads
+            return
+        self.load()
 
     # --- pages ---------------------------------------------------------------------------
 
@@ -191,6 +220,8 @@ class InspectionsView(QWidget):
         self.inspector_combo = QComboBox(page)
         self.inspector_combo.setObjectName("dayInspector")
         self.inspector_combo.setAccessibleName("Inspector")
+        # The names come with load(): the Day may be shown first (no permit kinds), empty.
+        self.inspector_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.day_date = date_edit(page, "dayDate")
         self.day_date.setDate(to_qdate(self.clock.today()))
         self.inspector_combo.currentIndexChanged.connect(lambda _i: self.load_day())
@@ -214,12 +245,14 @@ class InspectionsView(QWidget):
         self.up_button = _button(page, "Move &up", "moveUp")
         self.down_button = _button(page, "Move do&wn", "moveDown")
         self.result_button = _button(page, "Record &result…", "dayRecordResult")
-        self.result_button.setVisible(self.is_inspector)
+        self.result_button.setVisible(self.is_inspector or self.inspects_housing)
         self.print_button = _button(page, "&Print route…", "printRouteSheet")
         self.export_button = _button(page, "E&xport…", "exportRoute")
         self.up_button.setToolTip("Earlier in the route (Alt+Up)")
         self.down_button.setToolTip("Later in the route (Alt+Down)")
-        self.result_button.setToolTip("Enter, or P, R, A, C, O on the selected stop")
+        self.result_button.setToolTip(
+            "Enter, or P, R, A, C, O on the selected stop; a case stop opens its inspection"
+        )
         self.print_button.setToolTip("The route sheet as a PDF")
         self.export_button.setToolTip("The route as an Excel workbook (.xlsx)")
         self.up_button.clicked.connect(lambda: self.move_stop(-1))
@@ -332,7 +365,7 @@ class InspectionsView(QWidget):
             people = iq.inspectors(conn)
             requests = iq.open_requests(conn, self.session.municipality_id)
             orders = iq.open_orders(conn, self.session.municipality_id)
-            week = iq.week(conn, self.session.municipality_id, self.monday)
+            week = iq.week(conn, self.session.municipality_id, self.monday, cases=True)
         self._fill_inspectors(people)
         self.requests = RequestsPresenter(requests, self.clock.now())
         self.requests_model.set_presenter(self.requests)
@@ -362,7 +395,7 @@ class InspectionsView(QWidget):
         stops = []
         if uid is not None:
             with self.database.read() as conn:
-                stops = iq.inspector_day(conn, int(uid), day)
+                stops = iq.inspector_day(conn, int(uid), day, cases=True)
         self.day = DayPresenter(stops)
         self.day_model.set_presenter(self.day)
         self.day_summary.setText(self.day.summary(self.inspector_combo.currentText(), day))
@@ -402,7 +435,11 @@ class InspectionsView(QWidget):
 
     def _open(self, presenter: Any, row: int) -> None:
         if 0 <= row < len(presenter.rows):
-            self.open_permit.emit(presenter.rows[row].stop.permit_id)
+            stop = presenter.rows[row].stop
+            if stop.is_case and stop.case_id is not None:
+                self.open_case.emit(stop.case_id)
+            else:
+                self.open_permit.emit(stop.permit_id)
 
     def _open_order(self, row: int) -> None:
         if 0 <= row < len(self.orders.rows):
@@ -413,7 +450,11 @@ class InspectionsView(QWidget):
             assert isinstance(event, QKeyEvent)
             mods = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
             if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
-                self.record_result()
+                row = self.day_table.currentIndex().row()
+                if 0 <= row < len(self.day.rows) and self.day.rows[row].stop.is_case:
+                    self._open(self.day, row)  # a case stop: its window
+                else:
+                    self.record_result()
                 return True
             result = DayPresenter.key_result(event.text())
             if result is not None and mods == Qt.KeyboardModifier.NoModifier:
@@ -424,7 +465,10 @@ class InspectionsView(QWidget):
     # --- requests --------------------------------------------------------------------------
 
     def new_request(self) -> RequestDialog | None:
-        """Ctrl+R: a call at the counter; then offer to put it on an inspector's day."""
+        """Ctrl+R: a call at the counter; then offer to put it on an inspector's day. None
+        where there are no permit kinds (nothing to request an inspection of)."""
+        if not self.has_permits:
+            return None
         dialog = RequestDialog(self._context(0), self)
         done = actions.exec_dialog(dialog)
         if done and dialog.request is not None:
@@ -496,14 +540,25 @@ class InspectionsView(QWidget):
         row = self.day_table.currentIndex().row()
         if not self.day.can_move(row, step):
             return
+        stop = self.day.rows[row].stop
         try:
-            svc.move_in_route(
-                self.database.uow(),
-                self.clock,
-                self.session.actor,
-                self.day.rows[row].stop.inspection_id,
-                step,
-            )
+            if any(r.stop.is_case for r in self.day.rows):
+                # Permit and case stops share the route: numbered again together.
+                uid = self.inspector_combo.currentData()
+                visits.move_on_route(
+                    self.database.uow(),
+                    self.clock,
+                    self.session.actor,
+                    int(uid),
+                    from_qdate(self.day_date.date()),
+                    "case" if stop.is_case else "permit",
+                    (stop.visit_id or 0) if stop.is_case else stop.inspection_id,
+                    step,
+                )
+            else:
+                svc.move_in_route(
+                    self.database.uow(), self.clock, self.session.actor, stop.inspection_id, step
+                )
         except DeskError as e:
             dialogs.warn(self, "Route", str(e))
             return
@@ -513,6 +568,10 @@ class InspectionsView(QWidget):
 
     def record_result(self, result: Result | None = None) -> ResultDialog | None:
         row = self.day_table.currentIndex().row()
+        if 0 <= row < len(self.day.rows) and self.day.rows[row].stop.is_case:
+            if result is None:  # the result keys are the permit's; Enter opens the case
+                self.inspect_selected_case(row)
+            return None
         if not self.day.open_row(row):
             return None
         if not self.is_inspector:
@@ -537,6 +596,18 @@ class InspectionsView(QWidget):
             after_result(self, context, dialog)
             self.load()
         return dialog if done else None
+
+    def inspect_selected_case(self, row: int) -> None:
+        """A case stop: the case window's inspection step (Hudson 140-2); recording it makes
+        the visit done. A stop done already, or a user who does not inspect, opens the case."""
+        stop = self.day.rows[row].stop
+        if stop.case_id is None:
+            return
+        if self.day.open_row(row) and self.inspects_housing:
+            self.inspect_case.emit(stop.case_id)
+        else:
+            self.open_case.emit(stop.case_id)
+        self.load_day()
 
     def _sheet(self) -> Any:
         uid = self.inspector_combo.currentData()

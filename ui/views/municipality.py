@@ -29,6 +29,7 @@ from db.changes import Change
 from db.database import Database
 from desk.clock import Clock
 from desk.domain.municipality import LABELS, MAX_IMAGE_BYTES, ImageKind
+from desk.enforcement.licences import FEE_LABEL
 from desk.errors import DeskError
 from ui import dialogs
 from ui.live import changed_text
@@ -47,6 +48,13 @@ SECTION_TITLE = "Municipality"
 PREVIEW = {"logo": (220, 90), "signature": (220, 60)}
 IMAGE_LABELS = {"signature": "Inspector's signature", "logo": "Logo"}
 IMAGE_FILTER = "Images (*.png *.jpg *.jpeg);;All files (*)"
+# Hudson 140-10A: the Council sets the rooming-house licence fee; none is shipped.
+FEE_KEY = "rooming_licence_fee"
+OWN_LABELS = {FEE_KEY: FEE_LABEL}
+OWN_HELP = {
+    FEE_KEY: "Charged when the City Clerk issues a rooming-house licence (Hudson 140-10A); set "
+    "by the Council. Empty: not set, and no licence can be issued; 0.00: no fee.",
+}
 
 
 class MunicipalityView(QWidget):
@@ -118,6 +126,7 @@ class MunicipalityView(QWidget):
             self._label("fee_schedule_date", combo), self._with_help(combo, "fee_schedule_date")
         )
         self._line(right, "c404_high_value", "whole dollars")
+        self._line(right, FEE_KEY, "empty: not set by the Council")
 
         columns = QHBoxLayout()
         columns.setSpacing(32)
@@ -178,14 +187,14 @@ class MunicipalityView(QWidget):
         return gap
 
     def _label(self, key: str, buddy: QWidget | None = None) -> QLabel:
-        label = QLabel(IMAGE_LABELS.get(key) or LABELS[key], self)
+        label = QLabel(IMAGE_LABELS.get(key) or OWN_LABELS.get(key) or LABELS[key], self)
         label.setObjectName("fieldLabel")
         if buddy is not None:
             label.setBuddy(buddy)
         return label
 
     def _with_help(self, widget: QWidget, key: str) -> QWidget:
-        if key not in HELP:
+        if key not in HELP and key not in OWN_HELP:
             return widget
         box = QWidget(self)
         box.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
@@ -197,7 +206,7 @@ class MunicipalityView(QWidget):
         else:
             layout.addWidget(widget, 0, Qt.AlignmentFlag.AlignLeft)  # a check box, a combo
         hint = note_label(box)
-        hint.setText(HELP[key])
+        hint.setText(HELP.get(key) or OWN_HELP[key])
         layout.addWidget(hint)
         return box
 
@@ -262,10 +271,25 @@ class MunicipalityView(QWidget):
         self.loaded = True
         self._fill()
 
+    def _seed_fee(self) -> None:
+        """The fee is not among the presenter's fields: put its saved text in the form, so
+        that Save sends it only when edited (the service parses and checks it)."""
+        p = self.presenter
+        if p.settings is None or FEE_KEY in p.saved_form:
+            return
+        fee = p.settings.rooming_licence_fee
+        text = "" if fee is None else f"{fee:,.2f}"
+        p.saved_form[FEE_KEY] = text
+        p.form.setdefault(FEE_KEY, text)
+
     def _fill(self) -> None:
         p = self.presenter
+        self._seed_fee()
         self._filling = True
         try:
+            fee = self.fields[FEE_KEY]
+            assert isinstance(fee, QLineEdit)
+            fee.setText(str(p.form.get(FEE_KEY, "")))
             for key in TEXT_FIELDS:
                 widget = self.fields[key]
                 value = str(p.form.get(key, ""))
@@ -335,7 +359,10 @@ class MunicipalityView(QWidget):
         return ok
 
     def _focus_error(self) -> None:
-        widget = self.fields.get(self.presenter.error_field)
+        field = self.presenter.error_field
+        if not field and self.presenter.error.startswith(f"{FEE_LABEL}:"):
+            field = FEE_KEY
+        widget = self.fields.get(field)
         if widget is not None:
             widget.setFocus(Qt.FocusReason.OtherFocusReason)
             if isinstance(widget, QLineEdit):

@@ -3,12 +3,17 @@ code (Hudson 140-5/140-7, Ch. 512-11) as they are typed, printed on one page.
 
 A non-modal window over OccupancyPresenter. Keyboard: type in a cell to change it, Tab to the
 next cell (Ctrl+Tab leaves the table), Space ticks "Mech. vent.", a letter picks the use;
-Ctrl+N or Insert adds a room, Delete removes the selected one; Ctrl+P prints.
+Ctrl+N or Insert adds a room, Delete removes the selected one; Ctrl+P prints. Alt+T attaches
+the result to a case (an over-occupied unit is a violation of it), Alt+L to a rooming house
+licence; the status line says what was recorded. Opened from a case's or a licence's window, the
+calculator attaches to that case or licence (its number filled in), a licence's rooms typed in
+already.
 """
 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -38,10 +43,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from db import occupancy_queries as oq
 from db import queries
 from db.database import Database
+from db.licence_view import RoomFact
 from desk.clock import Clock
+from desk.domain.permissions import Permission, allowed
+from desk.errors import ValidationError
+from desk.housing.occupancy import CODES, Use, fmt
+from desk.services.enforcement.occupancy import AttachResult, attach_occupancy, code_name
 from ui import dialogs, exports, settings
+from ui.permit import actions
+from ui.permit.actions import ActionDialog
+from ui.permit.base import PermitContext
 from ui.presenters.occupancy import (
     COLUMN_KEYS,
     COLUMNS,
@@ -52,10 +66,16 @@ from ui.presenters.occupancy import (
     USE,
     USES,
     OccupancyPresenter,
+    RoomRow,
+    attach_note,
+    case_number,
     default_code,
+    licence_ref,
     sample_rows,
+    unit_to_json,
 )
 from ui.presenters.session import Session
+from ui.views.common import date_edit, from_qdate
 
 TITLE = "Occupancy calculator"
 SUBFOLDER = "Occupancy calculations"  # <document folder>/<year>/Occupancy calculations
@@ -223,6 +243,94 @@ class RoomsTable(QTableView):
         super().keyPressEvent(event)
 
 
+class AttachDialog(ActionDialog):
+    """Attach the calculator's result to a case (CE-YYYY-NNNN of this municipality, open) or to
+    a rooming house licence (RH-YYYY-NNNN, or its application #id). The result is computed under
+    the case's (the municipality's) housing code: the calculator must show that code."""
+
+    def __init__(
+        self,
+        context: PermitContext,
+        to: str,  # "case" or "licence"
+        rooms_json: str,
+        shown_code: str,
+        number: str = "",
+        parent: QWidget | None = None,
+    ) -> None:
+        case = to == "case"
+        super().__init__(
+            context,
+            "Attach to a case" if case else "Attach to a rooming house licence",
+            (
+                "Over-occupancy found is a violation of the case: each shortfall is recorded "
+                "as the code item its section names, at an inspection on the date below. "
+                if case
+                else "The licence shows the result; violations go on its inspection case. "
+            )
+            + attach_note(context.clock.today()),
+            "&Attach",
+            parent,
+        )
+        self.to = to
+        self.rooms_json = rooms_json
+        self.shown_code = shown_code
+        self.outcome: AttachResult | None = None
+        self.number = QLineEdit(number, self)
+        self.number.setObjectName("attachNumber")
+        self.number.setPlaceholderText("CE-2026-0008" if case else "RH-2026-0001 or #3")
+        self.number.setAccessibleName("Case number" if case else "Licence or application")
+        self.add_field("&Case number:" if case else "&Licence:", self.number, to)
+        self.unit = QLineEdit(self)
+        self.unit.setObjectName("attachUnit")
+        self.unit.setMaxLength(80)
+        self.unit.setPlaceholderText("e.g. 2 or Upper (blank: the whole dwelling)")
+        self.add_field("Dwelling &unit:", self.unit, "unit")
+        self.checked_on = date_edit(self, "attachDate", context.clock.today())
+        self.add_field("Checked &on:", self.checked_on, "checked on", "inspected on")
+        self.setMinimumWidth(520)
+        (self.unit if number else self.number).setFocus()
+
+    def run(self) -> None:
+        c = self.context
+        mid = c.session.municipality_id
+        case_id: int | None = None
+        licence_id: int | None = None
+        if self.to == "case":
+            number = case_number(self.number.text())
+            with c.database.read() as conn:
+                found = oq.case_by_number(conn, mid, number)
+            if found is None:
+                raise ValidationError(
+                    "case", f"{number} is no case of {c.session.municipality_name}"
+                )
+            case_id, closed_on, code = found
+            if closed_on is not None:
+                raise ValidationError("case", f"{number} is closed; attach to an open case")
+        else:
+            lic_number, application = licence_ref(self.number.text())
+            with c.database.read() as conn:
+                licence_id = oq.licence_id(conn, mid, lic_number, application)
+            if licence_id is None:
+                what = lic_number or f"application #{application}"
+                raise ValidationError("licence", f"{what} is no rooming house licence here")
+            code = _municipality_code(c.database, mid)
+        if code != self.shown_code:
+            raise ValidationError(
+                "case" if self.to == "case" else "licence",
+                f"the housing code there is {code_name(code)}; choose it above the rooms first",
+            )
+        self.outcome = attach_occupancy(
+            c.database.uow(),
+            c.clock,
+            c.session.actor,
+            case_id=case_id,
+            licence_id=licence_id,
+            unit_label=self.unit.text(),
+            rooms_json=self.rooms_json,
+            checked_on=from_qdate(self.checked_on.date()),
+        )
+
+
 def _municipality_code(database: Database, municipality_id: int) -> str:
     """The municipality's housing code (its settings), or Hudson ch. 140."""
     with database.uow() as uow:
@@ -230,8 +338,24 @@ def _municipality_code(database: Database, municipality_id: int) -> str:
         return default_code(muni.settings if muni is not None else None)
 
 
+def licence_rooms(rooms: Sequence[RoomFact]) -> list[RoomRow]:
+    """A licence's rooms as the calculator's rows (140-10: name, floor area, sleeping room and
+    its occupants); a room not for sleeping is taken as living space, to correct if it is not."""
+    return [
+        RoomRow(
+            r.name,
+            (Use.SLEEPING if r.sleeping else Use.LIVING).value,
+            fmt(r.floor_area),
+            over_12=str(r.occupants_over_12) if r.occupants_over_12 else "",
+            under_12=str(r.occupants_under_12) if r.occupants_under_12 else "",
+        )
+        for r in rooms
+    ]
+
+
 class OccupancyWindow(QWidget):
     closed = Signal()
+    attached = Signal(object)  # AttachResult: a case window reads its case again
 
     def __init__(
         self,
@@ -242,10 +366,19 @@ class OccupancyWindow(QWidget):
         parent: QWidget | None = None,
         *,
         remember_geometry: bool = True,
+        for_case: tuple[int, str] | None = None,
+        for_licence: tuple[int, str] | None = None,
     ) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self.setObjectName("occupancyCalculator")
-        self.setWindowTitle(f"{TITLE} — Permit Desk")
+        if for_case and for_licence:
+            raise ValueError("a calculator attaches to a case or to a licence, not both")
+        # Opened from a case's or a licence's window: attaching goes to it (id, number).
+        self.for_case = for_case
+        self.for_licence = for_licence
+        target = for_case or for_licence
+        suffix = f" for {target[1]}" if target else ""
+        self.setWindowTitle(f"{TITLE}{suffix} — Permit Desk")
         self.database = database
         self.session = session
         self.clock = clock
@@ -441,8 +574,34 @@ class OccupancyWindow(QWidget):
         self.save_button.clicked.connect(self.save_pdf)
         self.close_button = QPushButton("Close", self)
         self.close_button.clicked.connect(self.close)
+        case_words = f"A&ttach to {self.for_case[1]}…" if self.for_case else "A&ttach to case…"
+        licence_words = "Attach to &licence…"
+        if self.for_licence:
+            label = self.for_licence[1]  # RH-2026-0001, or "application #3"
+            licence_words = (
+                f"Attach to app&{label[3:]}…"
+                if label.startswith("application")
+                else f"Attach to &licence {label}…"
+            )
+        self.attach_case_button = QPushButton(case_words, self)
+        self.attach_case_button.setObjectName("attachToCase")
+        self.attach_case_button.setToolTip(
+            "Keep this result with a code enforcement case; shortfalls become its violations"
+        )
+        self.attach_case_button.clicked.connect(lambda: self.attach("case"))
+        self.attach_licence_button = QPushButton(licence_words, self)
+        self.attach_licence_button.setObjectName("attachToLicence")
+        self.attach_licence_button.setToolTip("Keep this result with a rooming house licence")
+        self.attach_licence_button.clicked.connect(lambda: self.attach("licence"))
+        self.attach_status = QLabel(self)
+        self.attach_status.setObjectName("attachStatus")
+        self.attach_status.setWordWrap(True)
+        self.attach_status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.attach_status.setVisible(False)
         buttons = QHBoxLayout()
         buttons.addWidget(note, 1)
+        buttons.addWidget(self.attach_case_button)
+        buttons.addWidget(self.attach_licence_button)
         buttons.addWidget(self.print_button)
         buttons.addWidget(self.save_button)
         buttons.addWidget(self.close_button)
@@ -463,6 +622,7 @@ class OccupancyWindow(QWidget):
         layout.addLayout(figures)
         layout.addWidget(shortfalls_label)
         layout.addWidget(self.shortfalls, 1)
+        layout.addWidget(self.attach_status)
         layout.addLayout(buttons)
 
         chain: list[QWidget] = [
@@ -473,6 +633,8 @@ class OccupancyWindow(QWidget):
             self.over_edit,
             self.under_edit,
             self.shortfalls,
+            self.attach_case_button,
+            self.attach_licence_button,
             self.print_button,
             self.save_button,
             self.close_button,
@@ -522,7 +684,10 @@ class OccupancyWindow(QWidget):
 
     def load_sample(self) -> None:
         """The screenshot's example: a small two-bedroom unit for three."""
-        rows, over, under = sample_rows()
+        self.load_rooms(*sample_rows())
+
+    def load_rooms(self, rows: list[RoomRow], over: str = "", under: str = "") -> None:
+        """The rooms typed in (a licence's, the sample), the first one current."""
         for edit in (self.over_edit, self.under_edit):
             edit.blockSignals(True)
         self.over_edit.setText(over)
@@ -564,6 +729,31 @@ class OccupancyWindow(QWidget):
             self.shortfalls.addItem("None: the unit meets every standard checked.")
         self.print_button.setEnabled(p.can_print)
         self.save_button.setEnabled(p.can_print)
+        may = p.can_print and allowed(self.session.actor, Permission.INSPECT_HOUSING)
+        self.attach_case_button.setEnabled(may and self.for_licence is None)
+        self.attach_licence_button.setEnabled(may and self.for_case is None)
+
+    # --- attaching ---------------------------------------------------------------------------
+
+    def attach(self, to: str) -> AttachResult | None:
+        """The result attached to a case or a licence (the dialog asks which); the status line
+        says what was recorded."""
+        p = self.presenter
+        if p.unit is None or p.result is None:
+            return None
+        context = PermitContext(self.database, self.session, 0, self.clock)
+        target = self.for_case if to == "case" else self.for_licence
+        number = target[1] if target else ""
+        dialog = AttachDialog(context, to, unit_to_json(p.unit), p.code, number, self)
+        done = actions.exec_dialog(dialog)
+        result = dialog.outcome
+        dialog.deleteLater()
+        if not done or result is None:
+            return None
+        self.attach_status.setText(result.summary)
+        self.attach_status.setVisible(True)
+        self.attached.emit(result)
+        return result
 
     # --- printing ----------------------------------------------------------------------------
 
@@ -617,9 +807,20 @@ def open_occupancy(
     parent: QWidget | None = None,
     *,
     remember_geometry: bool = True,
+    for_case: tuple[int, str] | None = None,
+    for_licence: tuple[int, str] | None = None,
+    code: str | None = None,
 ) -> OccupancyWindow:
     """The calculator under the municipality's housing code (settings), else Hudson ch. 140."""
-    code = _municipality_code(database, session.municipality_id)
+    if code is None or code not in CODES:
+        code = _municipality_code(database, session.municipality_id)
     return OccupancyWindow(
-        database, session, clock, code, parent, remember_geometry=remember_geometry
+        database,
+        session,
+        clock,
+        code,
+        parent,
+        remember_geometry=remember_geometry,
+        for_case=for_case,
+        for_licence=for_licence,
     )

@@ -101,10 +101,12 @@ def housing_code(uow: UnitOfWork, c: EnforcementCase) -> HousingCode:
 
 
 def served_on(uow: UnitOfWork, addressee_id: int) -> date | None:
-    """The addressee's service in effect (registered mail returned unclaimed does not count)."""
+    """The addressee's service in effect (registered mail returned unclaimed does not count,
+    nor a service withdrawn as entered by mistake)."""
     return rules.effective_service(
         (s.served_on, s.returned_on)
         for s in uow.enforcement.find(NoticeService, addressee_id=addressee_id)
+        if s.withdrawn_on is None
     )
 
 
@@ -112,7 +114,9 @@ def facts(uow: UnitOfWork, n: Notice) -> rules.NoticeFacts:
     assert n.id is not None
     addressees = uow.enforcement.find(NoticeAddressee, notice_id=n.id)
     served = [served_on(uow, a.id) for a in addressees if a.id is not None]
-    petitions = uow.enforcement.find(Petition, notice_id=n.id)
+    petitions = [
+        p for p in uow.enforcement.find(Petition, notice_id=n.id) if p.withdrawn_on is None
+    ]
     orders = uow.enforcement.find(EnforcementOrder, notice_id=n.id)
     return rules.NoticeFacts(
         kind=n.kind,

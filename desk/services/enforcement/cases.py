@@ -20,7 +20,7 @@ from desk.enforcement.model import (
 )
 from desk.errors import RuleViolation, ValidationError
 from desk.housing.codes import HousingCodeError, load_housing_code
-from desk.services.enforcement import _common
+from desk.services.enforcement import _common, visits
 from desk.services.uow import UnitOfWork
 
 
@@ -141,6 +141,7 @@ def close_case(
         c.closed_reason = reason
         c.close_note = note
         c.closed_by_id = actor.user_id
+        visits.cancel_for_closed_case(uow, case_id, c.number)
         uow.commit()
 
 

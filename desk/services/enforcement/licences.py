@@ -11,8 +11,9 @@
 - give_warning, suspend_licence (inspector): 140-10C; sweep_licences: 140-10D.
 - record_change (clerk): 140-10A, the change of owner or control that ends the licence.
 
-Fees: rooming house licence fees are set by the Council and none is shipped; issuing does not
-(yet) ask for one — no fee item is wired into the fee schedules.
+Fees: the rooming house licence fee is set by the Council (the municipality's setting
+`rooming_licence_fee`, none shipped): issuing is refused while it is not set, and asks for the
+City Clerk's receipt when it is above zero; the licence keeps the fee of its day of issue.
 """
 
 from __future__ import annotations
@@ -233,20 +234,33 @@ class LicenceIssued:
 
 
 def issue_licence(
-    uow: UnitOfWork, clock: Clock, actor: Actor, licence_id: int, issued_on: date | None = None
+    uow: UnitOfWork,
+    clock: Clock,
+    actor: Actor,
+    licence_id: int,
+    issued_on: date | None = None,
+    fee_receipt: str = "",
 ) -> LicenceIssued:
     """The City Clerk issues the licence in the operator's name for the dwelling (140-10A),
     numbered RH-YYYY-NNNN in this transaction, valid through the anniversary of issuance.
-    Refused while the inspector is not satisfied or a check of 140-10E/G fails."""
+    Refused while the Council's fee is not set, without the receipt for a fee above zero, while
+    the inspector is not satisfied or a check of 140-10E/G fails."""
     require(actor, Permission.ISSUE_ROOMING_LICENCE)
     today = clock.today()
     issued_on = issued_on or today
     check_not_future("issued on", issued_on, today)
+    receipt = fee_receipt.strip()
     with uow:
         uow.act_as(actor, clock.now())
         lic = _licence(uow, licence_id)
         if lic.state is not LicenceState.APPLIED:
             raise RuleViolation(f"{_name(lic).capitalize()} is {lic.state.value}, not pending")
+        muni = uow.municipalities.get(lic.municipality_id)
+        fee = rules.licence_fee(muni.settings if muni is not None else None)
+        if fee is None:
+            raise RuleViolation(rules.fee_not_set_text())
+        if fee > 0 and not receipt:
+            raise ValidationError("Receipt", rules.receipt_text(fee))
         _common.not_before("issued on", issued_on, lic.applied_on, "the application")
         assert lic.id is not None
         found = rules.shortfalls(lic, uow.enforcement.find(LicenceRoom, licence_id=lic.id))
@@ -262,6 +276,8 @@ def issue_licence(
         lic.issued_on = issued_on
         lic.issued_by_id = actor.user_id
         lic.expires_on = rules.last_valid_day(issued_on)
+        lic.fee = fee  # the value of the day: a later change of the setting leaves it
+        lic.fee_receipt = receipt if fee > 0 else ""
         uow.commit()
         return LicenceIssued(lic.id, lic.number, issued_on, lic.expires_on)
 

@@ -242,6 +242,8 @@ def record_returned_unclaimed(
         s = _common.row(uow, NoticeService, service_id, "service")
         if s.method is not ServiceMethod.REGISTERED_MAIL:
             raise RuleViolation(f"That service was {s.method.value}, not registered mail")
+        if s.withdrawn_on is not None:
+            raise RuleViolation(f"That service was withdrawn on {short_date(s.withdrawn_on)}")
         if s.returned_on is not None:
             raise RuleViolation(f"The letter was recorded returned on {short_date(s.returned_on)}")
         _common.not_before("returned on", returned_on, s.served_on, "it was mailed")

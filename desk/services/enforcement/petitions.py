@@ -112,7 +112,11 @@ def schedule_hearing(
         rules.check_open(c.closed_on, c.number)
         if n.decision is not None:
             raise RuleViolation("The Common Council has decided on this notice already")
-        timely = [p for p in uow.enforcement.find(Petition, notice_id=notice_id) if p.timely]
+        timely = [
+            p
+            for p in uow.enforcement.find(Petition, notice_id=notice_id)
+            if p.timely and p.withdrawn_on is None
+        ]
         if not timely:
             raise RuleViolation("No timely petition for a hearing was filed (140-3B)")
         first = min(p.filed_on for p in timely)

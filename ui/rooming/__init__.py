@@ -1,0 +1,1 @@
+"""Rooming house licences (Hudson 140-10): a licence's window and its dialogs."""
