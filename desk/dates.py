@@ -7,7 +7,8 @@ Not strftime: '%m/%d/%Y' is fine, but '%B'/'%p' follow the workstation's locale.
 
 from __future__ import annotations
 
-from datetime import date, datetime
+import re
+from datetime import date, datetime, time
 
 
 def short_date(d: date) -> str:
@@ -20,6 +21,15 @@ def short_time(at: datetime) -> str:
     hour = at.hour % 12 or 12
     half = "AM" if at.hour < 12 else "PM"
     return f"{hour}:{at.minute:02d} {half}"
+
+
+def stop_time(text: str) -> str:
+    """A visit's time as written: '09:30' -> '9:30 AM'; 'AM', 'PM' or '' as they are (a permit
+    caller's morning or afternoon; a case visit with no time)."""
+    m = re.fullmatch(r"(\d{1,2}):(\d\d)", text.strip())
+    if m is None or int(m[1]) > 23 or int(m[2]) > 59:
+        return text
+    return short_time(datetime.combine(date.min, time(int(m[1]), int(m[2]))))
 
 
 def short_timestamp(at: datetime) -> str:

@@ -19,6 +19,7 @@ from reportlab.lib.units import inch
 from reportlab.platypus import Paragraph, Spacer, Table, TableStyle
 from reportlab.platypus.flowables import Flowable
 
+from desk import dates
 from desk.services.inspections import RouteSheet, RouteStop
 from reports import xlsx
 from reports.common import MARGIN, RULE, SHADE, build_pdf, day, header, para, styles
@@ -48,7 +49,7 @@ def _local(at: datetime) -> str:
 
 def stop_time(s: RouteStop) -> str:
     """What the caller asked for, and the ordinance's limit where there is one."""
-    parts = [s.desired_time] if s.desired_time else []
+    parts = [dates.stop_time(s.desired_time)] if s.desired_time else []
     if s.due_at is not None:
         parts.append(f"by {_local(s.due_at)}")
     return " ".join(parts)

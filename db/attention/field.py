@@ -1,5 +1,6 @@
-"""What waits for the inspector: today's visits, correction orders past their date, stop-work
-orders in force, housing notices to serve and housing orders past their date."""
+"""What waits for the inspector: today's visits (permit and case inspections), correction
+orders past their date, stop-work orders in force, housing notices to serve and housing orders
+past their date."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ from db import schema
 from db.attention.counter import permit_what
 from db.enforcement_queries import case_rows
 from db.inspection_queries import inspector_day, overdue_orders, week
-from desk.domain.attention import ENFORCEMENT, Item
+from desk.dates import stop_time
+from desk.domain.attention import ENFORCEMENT, INSPECTIONS, Item
 from desk.enforcement.readmodels import CaseFilter
+from desk.services.inspections import RouteStop
 
 p, lst, o = schema.permit, schema.permit_listing, schema.permit_order
 
@@ -20,22 +23,27 @@ p, lst, o = schema.permit, schema.permit_listing, schema.permit_order
 def inspections_today(
     conn: Connection, municipality_id: int, today: date, inspector_id: int | None
 ) -> list[Item]:
-    """The inspector's route for today; for an administrator (None) everyone's."""
+    """The inspector's route for today, the case inspections of code enforcement among the
+    permit stops; for an administrator (None) everyone's. A case stop opens the Inspections
+    section's day, where Enter opens the case."""
     if inspector_id is not None:
-        stops = inspector_day(conn, inspector_id, today)
+        stops = inspector_day(conn, inspector_id, today, cases=True)
     else:
-        stops = [s for s in week(conn, municipality_id, today) if s.scheduled_on == today]
-    return [
-        Item(
-            permit_what(s.permit_number, s.permit_id, s.address),
-            f"{s.type_label}"
-            + (f", {s.desired_time}" if s.desired_time else "")
-            + (f" ({s.inspector_name})" if inspector_id is None and s.inspector_name else "")
-            + (f" — {s.result.label}" if s.result is not None else ""),
-            permit_id=s.permit_id,
-        )
-        for s in stops
-    ]
+        stops = week(conn, municipality_id, today, cases=True)
+        stops = [s for s in stops if s.scheduled_on == today]
+    return [_stop_item(s, inspector_id is None) for s in stops]
+
+
+def _stop_item(s: RouteStop, everyone: bool) -> Item:
+    why = (
+        f"{s.type_label}"
+        + (f", {stop_time(s.desired_time)}" if s.desired_time else "")
+        + (f" ({s.inspector_name})" if everyone and s.inspector_name else "")
+        + (f" — {s.result.label}" if s.result is not None else "")
+    )
+    if s.is_case:
+        return Item(f"{s.permit_number} · {s.address}", why, section=INSPECTIONS)
+    return Item(permit_what(s.permit_number, s.permit_id, s.address), why, permit_id=s.permit_id)
 
 
 def orders_past_due(conn: Connection, municipality_id: int, today: date) -> list[Item]:

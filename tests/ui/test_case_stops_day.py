@@ -179,3 +179,21 @@ def test_the_schedule_step_puts_a_reinspection_on_the_earliest_correction_date(
         "Re-inspection scheduled with Ivan Inspector: cancelled: Tenant away until April"
         in case_window.timeline_texts()
     )
+
+
+def test_needs_attention_lists_the_case_stops_of_the_day_and_opens_the_day(
+    qtbot: QtBot, o: Office
+) -> None:
+    """The inspector's "Today's inspections" counts the case inspections too: a day of three
+    case visits is not "nothing waiting"."""
+    first = _complaint(o, o.parcel_id)
+    svc.schedule_visit(o.db.uow(), o.clock, o.inspector, first, time="9:30")
+    window, _view = _window(qtbot, o)
+    window.show_home()
+    window.home_view.load()
+    groups = {g.key: g for g in window.home_view.groups}
+    [item] = groups["inspections_today"].items
+    assert item.what == "CE-2026-0001 · 412 Vine St"
+    assert item.why == "Code enforcement: inspection (140-2), 9:30 AM"
+    assert item.section == SECTION_TITLE and item.permit_id is None
+    assert "Nellie" not in item.what + item.why  # the complainant stays confidential

@@ -4,12 +4,11 @@ comes next, and the keys that record a result from the keyboard."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta, tzinfo
+from datetime import date, datetime, timedelta, tzinfo
 
-from desk.dates import short_time
+from desk.dates import stop_time
 from desk.domain.inspections import InspectionType, Result, StageState
 from desk.domain.model import InspectionStatus
 from desk.services.inspections import (
@@ -30,15 +29,6 @@ RESULT_KEYS: dict[str, Result] = {
 }
 KEY_HELP = "P passed · R rejected · A partial · C cancelled · O OK for service"
 _WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
-
-
-def stop_time(text: str) -> str:
-    """A stop's time as the due times read: '09:30' -> '9:30 AM'; 'AM', 'PM' or '' as they
-    are (a permit caller's morning or afternoon; a case visit with no time)."""
-    m = re.fullmatch(r"(\d{1,2}):(\d\d)", text.strip())
-    if m is None or int(m[1]) > 23 or int(m[2]) > 59:
-        return text
-    return short_time(datetime.combine(date.min, time(int(m[1]), int(m[2]))))
 
 
 def result_choices(itype: InspectionType | None) -> list[Result]:
