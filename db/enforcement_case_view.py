@@ -147,7 +147,7 @@ def case_facts(conn: Connection, case_ids: Iterable[int]) -> dict[int, CaseFacts
     complaints: dict[int, list[int]] = defaultdict(list)
     for r in conn.execute(
         select(cp.c.case_id, cp.c.id).where(cp.c.case_id.in_(ids)).order_by(cp.c.id)
-    ):
+    ).all():
         complaints[r.case_id].append(r.id)
     inspections: dict[int, int] = dict(
         conn.execute(  # type: ignore[arg-type]
@@ -157,7 +157,7 @@ def case_facts(conn: Connection, case_ids: Iterable[int]) -> dict[int, CaseFacts
         ).all()
     )
     violations: dict[int, list[ViolationFact]] = defaultdict(list)
-    for r in conn.execute(select(vi).where(vi.c.case_id.in_(ids)).order_by(vi.c.id)):
+    for r in conn.execute(select(vi).where(vi.c.case_id.in_(ids)).order_by(vi.c.id)).all():
         violations[r.case_id].append(
             ViolationFact(
                 r.id, r.section, r.title, r.unit, r.room, r.correct_by, r.state, r.closed_on
@@ -168,7 +168,7 @@ def case_facts(conn: Connection, case_ids: Iterable[int]) -> dict[int, CaseFacts
     items: dict[int, list[int]] = defaultdict(list)
     for r in conn.execute(
         select(ni.c.notice_id, ni.c.violation_id).where(ni.c.notice_id.in_(nids)).order_by(ni.c.id)
-    ):
+    ).all():
         items[r.notice_id].append(r.violation_id)
     services: dict[int, list[ServiceFact]] = defaultdict(list)
     for r in conn.execute(
@@ -176,24 +176,24 @@ def case_facts(conn: Connection, case_ids: Iterable[int]) -> dict[int, CaseFacts
         .join(ad, ad.c.id == sv.c.addressee_id)
         .where(ad.c.notice_id.in_(nids) & sv.c.withdrawn_on.is_(None))  # withdrawn: a mistake
         .order_by(sv.c.id)
-    ):
+    ).all():
         services[r.addressee_id].append(
             ServiceFact(r.id, r.method, r.served_on, r.served_by, r.returned_on)
         )
     addressees: dict[int, list[AddresseeFact]] = defaultdict(list)
-    for r in conn.execute(select(ad).where(ad.c.notice_id.in_(nids)).order_by(ad.c.id)):
+    for r in conn.execute(select(ad).where(ad.c.notice_id.in_(nids)).order_by(ad.c.id)).all():
         addressees[r.notice_id].append(
             AddresseeFact(r.id, r.role, r.name, r.address, tuple(services[r.id]))
         )
     petitions: dict[int, list[PetitionFact]] = defaultdict(list)
     for r in conn.execute(
         select(pe).where(pe.c.notice_id.in_(nids) & pe.c.withdrawn_on.is_(None)).order_by(pe.c.id)
-    ):
+    ).all():
         petitions[r.notice_id].append(
             PetitionFact(r.addressee_id, r.petitioner, r.filed_on, r.timely, r.id)
         )
     orders: dict[int, list[OrderFact]] = defaultdict(list)
-    for r in conn.execute(select(od).where(od.c.notice_id.in_(nids)).order_by(od.c.id)):
+    for r in conn.execute(select(od).where(od.c.notice_id.in_(nids)).order_by(od.c.id)).all():
         orders[r.notice_id].append(
             OrderFact(r.id, r.kind, r.effective_on, r.revoked_on, r.superseded_on)
         )
@@ -220,7 +220,7 @@ def case_facts(conn: Connection, case_ids: Iterable[int]) -> dict[int, CaseFacts
         select(c, address.label("address"), pc.c.unit)
         .join(pc, pc.c.id == c.c.parcel_id)
         .where(c.c.id.in_(ids))
-    ):
+    ).all():
         out[r.id] = CaseFacts(
             id=r.id,
             number=r.number,

@@ -212,23 +212,32 @@ def case_rows(
         .where(c.c.id.in_(page))
         .order_by(*newest)
     )
-    out = []
-    for r in conn.execute(stmt):
-        where = r.address + (f", Unit {r.unit}" if r.unit else "")
-        out.append(
-            CaseRow(
-                case_id=r.id,
-                number=r.number,
-                opened_on=r.opened_on,
-                address=where,
-                pin=r.pin,
-                owner=r.owner,
-                open_violations=int(r.open_violations or 0),
-                closed_on=r.closed_on,
-                closed_reason=str(r.closed_reason.value) if r.closed_reason else "",
-            )
+    # Plain tuples: a page is read per keystroke, and named access costs per row and field.
+    return [
+        CaseRow(
+            case_id,
+            number,
+            opened_on,
+            address + (f", Unit {unit}" if unit else ""),
+            pin,
+            owner,
+            int(open_violations or 0),
+            closed_on,
+            str(closed_reason.value) if closed_reason else "",
         )
-    return out
+        for (
+            case_id,
+            number,
+            opened_on,
+            address,
+            unit,
+            pin,
+            owner,
+            open_violations,
+            closed_on,
+            closed_reason,
+        ) in conn.execute(stmt).tuples().all()
+    ]
 
 
 _ORDER_WORDS = {
