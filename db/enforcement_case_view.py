@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 
-from sqlalchemy import Connection, func, select
+from sqlalchemy import BindParameter, Connection, bindparam, func, select
 
 from db import schema
 from desk.enforcement.model import (
@@ -134,6 +134,8 @@ def case_facts(conn: Connection, case_ids: Iterable[int]) -> dict[int, CaseFacts
     ids = sorted(set(case_ids))
     if not ids:
         return {}
+    # One expanding parameter per list, not one literal per id in every statement.
+    ids_in: BindParameter[int] = bindparam("case_ids", ids, expanding=True)
     cp = schema.enforcement_complaint
     ins = schema.enforcement_inspection
     vi = schema.enforcement_violation
@@ -146,54 +148,59 @@ def case_facts(conn: Connection, case_ids: Iterable[int]) -> dict[int, CaseFacts
 
     complaints: dict[int, list[int]] = defaultdict(list)
     for r in conn.execute(
-        select(cp.c.case_id, cp.c.id).where(cp.c.case_id.in_(ids)).order_by(cp.c.id)
+        select(cp.c.case_id, cp.c.id).where(cp.c.case_id.in_(ids_in)).order_by(cp.c.id)
     ).all():
         complaints[r.case_id].append(r.id)
     inspections: dict[int, int] = dict(
         conn.execute(  # type: ignore[arg-type]
             select(ins.c.case_id, func.count())
-            .where(ins.c.case_id.in_(ids))
+            .where(ins.c.case_id.in_(ids_in))
             .group_by(ins.c.case_id)
         ).all()
     )
     violations: dict[int, list[ViolationFact]] = defaultdict(list)
-    for r in conn.execute(select(vi).where(vi.c.case_id.in_(ids)).order_by(vi.c.id)).all():
+    for r in conn.execute(select(vi).where(vi.c.case_id.in_(ids_in)).order_by(vi.c.id)).all():
         violations[r.case_id].append(
             ViolationFact(
                 r.id, r.section, r.title, r.unit, r.room, r.correct_by, r.state, r.closed_on
             )
         )
-    notice_rows = conn.execute(select(n).where(n.c.case_id.in_(ids)).order_by(n.c.id)).all()
+    notice_rows = conn.execute(select(n).where(n.c.case_id.in_(ids_in)).order_by(n.c.id)).all()
     nids = [r.id for r in notice_rows]
+    nids_in: BindParameter[int] = bindparam("notice_ids", nids, expanding=True)
     items: dict[int, list[int]] = defaultdict(list)
     for r in conn.execute(
-        select(ni.c.notice_id, ni.c.violation_id).where(ni.c.notice_id.in_(nids)).order_by(ni.c.id)
+        select(ni.c.notice_id, ni.c.violation_id)
+        .where(ni.c.notice_id.in_(nids_in))
+        .order_by(ni.c.id)
     ).all():
         items[r.notice_id].append(r.violation_id)
     services: dict[int, list[ServiceFact]] = defaultdict(list)
     for r in conn.execute(
         select(sv)
         .join(ad, ad.c.id == sv.c.addressee_id)
-        .where(ad.c.notice_id.in_(nids) & sv.c.withdrawn_on.is_(None))  # withdrawn: a mistake
+        .where(ad.c.notice_id.in_(nids_in) & sv.c.withdrawn_on.is_(None))  # withdrawn: a mistake
         .order_by(sv.c.id)
     ).all():
         services[r.addressee_id].append(
             ServiceFact(r.id, r.method, r.served_on, r.served_by, r.returned_on)
         )
     addressees: dict[int, list[AddresseeFact]] = defaultdict(list)
-    for r in conn.execute(select(ad).where(ad.c.notice_id.in_(nids)).order_by(ad.c.id)).all():
+    for r in conn.execute(select(ad).where(ad.c.notice_id.in_(nids_in)).order_by(ad.c.id)).all():
         addressees[r.notice_id].append(
             AddresseeFact(r.id, r.role, r.name, r.address, tuple(services[r.id]))
         )
     petitions: dict[int, list[PetitionFact]] = defaultdict(list)
     for r in conn.execute(
-        select(pe).where(pe.c.notice_id.in_(nids) & pe.c.withdrawn_on.is_(None)).order_by(pe.c.id)
+        select(pe)
+        .where(pe.c.notice_id.in_(nids_in) & pe.c.withdrawn_on.is_(None))
+        .order_by(pe.c.id)
     ).all():
         petitions[r.notice_id].append(
             PetitionFact(r.addressee_id, r.petitioner, r.filed_on, r.timely, r.id)
         )
     orders: dict[int, list[OrderFact]] = defaultdict(list)
-    for r in conn.execute(select(od).where(od.c.notice_id.in_(nids)).order_by(od.c.id)).all():
+    for r in conn.execute(select(od).where(od.c.notice_id.in_(nids_in)).order_by(od.c.id)).all():
         orders[r.notice_id].append(
             OrderFact(r.id, r.kind, r.effective_on, r.revoked_on, r.superseded_on)
         )
@@ -219,7 +226,7 @@ def case_facts(conn: Connection, case_ids: Iterable[int]) -> dict[int, CaseFacts
     for r in conn.execute(
         select(c, address.label("address"), pc.c.unit)
         .join(pc, pc.c.id == c.c.parcel_id)
-        .where(c.c.id.in_(ids))
+        .where(c.c.id.in_(ids_in))
     ).all():
         out[r.id] = CaseFacts(
             id=r.id,
