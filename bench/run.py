@@ -840,10 +840,14 @@ def _enforcement_rows(
     """The permits list's targets, the same way measured: the first page (the Open list the
     section opens on, empty search) and the p95 of every typed search in every filter, each
     count + page (≤ 50 ms, ≤ 2× floor); then the same with the stages of the page read
-    (case_facts), as the screen shows them. Each filter's first page is listed beside them."""
+    (case_facts), as the screen shows them: that adds Python work the SQL floor has no part
+    in, so it is judged on the screen's wait (≤ 50 ms), its floor shown. Each filter's first
+    page is listed beside them."""
     target = "≤ 50 ms, ≤ 2× floor"
 
-    def judged(metric: str, app: float, floor: float, note: str = "") -> Row:
+    def judged(metric: str, app: float, floor: float, note: str = "", ratio: bool = True) -> Row:
+        if not ratio:  # Python work beyond the SQL: the floor is shown, the screen's wait judged
+            return Row(metric, app, floor, "≤ 50 ms", app <= 0.050, note)
         return Row(metric, app, floor, target, app <= 0.050 and app <= 2 * floor, note)
 
     def p95(times: EnfTimes) -> tuple[float, float]:
@@ -855,13 +859,15 @@ def _enforcement_rows(
 
     n = sum(1 for k in plain if k[1])
     rows = []
-    for times, what in ((plain, ""), (staged, ", with the stages")):
-        rows.append(judged(f"enforcement first page (Open){what}{label}", *times[("open", "")]))
+    for times, what, ratio in ((plain, "", True), (staged, ", with the stages", False)):
+        first = times[("open", "")]
+        rows.append(judged(f"enforcement first page (Open){what}{label}", *first, ratio=ratio))
         rows.append(
             judged(
                 f"enforcement search p95 (count + page){what}{label}",
                 *p95(times),
                 f"{cases:,} cases; {n} searches: {', '.join(texts[1:])} in every filter",
+                ratio=ratio,
             )
         )
     for which in dict.fromkeys(w for w, _t in plain):

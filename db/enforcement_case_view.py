@@ -9,8 +9,10 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
+from typing import Any
 
-from sqlalchemy import BindParameter, Connection, bindparam, func, select
+from sqlalchemy import BindParameter, Connection, Select, bindparam, func, select
 
 from db import schema
 from desk.enforcement.model import (
@@ -129,13 +131,10 @@ def case_id_by_number(conn: Connection, municipality_id: int, number: str) -> in
     ).scalar_one_or_none()
 
 
-def case_facts(conn: Connection, case_ids: Iterable[int]) -> dict[int, CaseFacts]:
-    """The facts of each case, by id (a handful of queries, whatever the number of cases)."""
-    ids = sorted(set(case_ids))
-    if not ids:
-        return {}
-    # One expanding parameter per list, not one literal per id in every statement.
-    ids_in: BindParameter[int] = bindparam("case_ids", ids, expanding=True)
+@lru_cache(maxsize=1)
+def _fact_statements() -> dict[str, Select[Any]]:
+    """case_facts' statements, built once: each list of ids is one expanding parameter given
+    at execution, so neither the statement nor its cache key is made again per page."""
     cp = schema.enforcement_complaint
     ins = schema.enforcement_inspection
     vi = schema.enforcement_violation
@@ -145,62 +144,79 @@ def case_facts(conn: Connection, case_ids: Iterable[int]) -> dict[int, CaseFacts
     sv = schema.enforcement_service
     pe = schema.enforcement_petition
     od = schema.enforcement_order
+    cases: BindParameter[int] = bindparam("case_ids", expanding=True)
+    notices: BindParameter[int] = bindparam("notice_ids", expanding=True)
+    address = func.trim(pc.c.house_number + " " + pc.c.street)
+    return {
+        "complaints": select(cp.c.case_id, cp.c.id)
+        .where(cp.c.case_id.in_(cases))
+        .order_by(cp.c.id),
+        "inspections": select(ins.c.case_id, func.count())
+        .where(ins.c.case_id.in_(cases))
+        .group_by(ins.c.case_id),
+        "violations": select(vi).where(vi.c.case_id.in_(cases)).order_by(vi.c.id),
+        "notices": select(n).where(n.c.case_id.in_(cases)).order_by(n.c.id),
+        "items": select(ni.c.notice_id, ni.c.violation_id)
+        .where(ni.c.notice_id.in_(notices))
+        .order_by(ni.c.id),
+        # A service or petition withdrawn was a mistake: it is not a fact of the case.
+        "services": select(sv)
+        .join(ad, ad.c.id == sv.c.addressee_id)
+        .where(ad.c.notice_id.in_(notices) & sv.c.withdrawn_on.is_(None))
+        .order_by(sv.c.id),
+        "addressees": select(ad).where(ad.c.notice_id.in_(notices)).order_by(ad.c.id),
+        "petitions": select(pe)
+        .where(pe.c.notice_id.in_(notices) & pe.c.withdrawn_on.is_(None))
+        .order_by(pe.c.id),
+        "orders": select(od).where(od.c.notice_id.in_(notices)).order_by(od.c.id),
+        "cases": select(c, address.label("address"), pc.c.unit)
+        .join(pc, pc.c.id == c.c.parcel_id)
+        .where(c.c.id.in_(cases)),
+    }
 
+
+def case_facts(conn: Connection, case_ids: Iterable[int]) -> dict[int, CaseFacts]:
+    """The facts of each case, by id (a handful of queries, whatever the number of cases)."""
+    ids = sorted(set(case_ids))
+    if not ids:
+        return {}
+    q = _fact_statements()
+    by_case = {"case_ids": ids}
     complaints: dict[int, list[int]] = defaultdict(list)
-    for r in conn.execute(
-        select(cp.c.case_id, cp.c.id).where(cp.c.case_id.in_(ids_in)).order_by(cp.c.id)
-    ).all():
+    for r in conn.execute(q["complaints"], by_case).all():
         complaints[r.case_id].append(r.id)
-    inspections: dict[int, int] = dict(
-        conn.execute(  # type: ignore[arg-type]
-            select(ins.c.case_id, func.count())
-            .where(ins.c.case_id.in_(ids_in))
-            .group_by(ins.c.case_id)
-        ).all()
-    )
+    inspections: dict[int, int] = {
+        case_id: int(count) for case_id, count in conn.execute(q["inspections"], by_case).all()
+    }
     violations: dict[int, list[ViolationFact]] = defaultdict(list)
-    for r in conn.execute(select(vi).where(vi.c.case_id.in_(ids_in)).order_by(vi.c.id)).all():
+    for r in conn.execute(q["violations"], by_case).all():
         violations[r.case_id].append(
             ViolationFact(
                 r.id, r.section, r.title, r.unit, r.room, r.correct_by, r.state, r.closed_on
             )
         )
-    notice_rows = conn.execute(select(n).where(n.c.case_id.in_(ids_in)).order_by(n.c.id)).all()
-    nids = [r.id for r in notice_rows]
-    nids_in: BindParameter[int] = bindparam("notice_ids", nids, expanding=True)
+    notice_rows = conn.execute(q["notices"], by_case).all()
+    by_notice = {"notice_ids": [r.id for r in notice_rows]}
     items: dict[int, list[int]] = defaultdict(list)
-    for r in conn.execute(
-        select(ni.c.notice_id, ni.c.violation_id)
-        .where(ni.c.notice_id.in_(nids_in))
-        .order_by(ni.c.id)
-    ).all():
+    for r in conn.execute(q["items"], by_notice).all():
         items[r.notice_id].append(r.violation_id)
     services: dict[int, list[ServiceFact]] = defaultdict(list)
-    for r in conn.execute(
-        select(sv)
-        .join(ad, ad.c.id == sv.c.addressee_id)
-        .where(ad.c.notice_id.in_(nids_in) & sv.c.withdrawn_on.is_(None))  # withdrawn: a mistake
-        .order_by(sv.c.id)
-    ).all():
+    for r in conn.execute(q["services"], by_notice).all():
         services[r.addressee_id].append(
             ServiceFact(r.id, r.method, r.served_on, r.served_by, r.returned_on)
         )
     addressees: dict[int, list[AddresseeFact]] = defaultdict(list)
-    for r in conn.execute(select(ad).where(ad.c.notice_id.in_(nids_in)).order_by(ad.c.id)).all():
+    for r in conn.execute(q["addressees"], by_notice).all():
         addressees[r.notice_id].append(
             AddresseeFact(r.id, r.role, r.name, r.address, tuple(services[r.id]))
         )
     petitions: dict[int, list[PetitionFact]] = defaultdict(list)
-    for r in conn.execute(
-        select(pe)
-        .where(pe.c.notice_id.in_(nids_in) & pe.c.withdrawn_on.is_(None))
-        .order_by(pe.c.id)
-    ).all():
+    for r in conn.execute(q["petitions"], by_notice).all():
         petitions[r.notice_id].append(
             PetitionFact(r.addressee_id, r.petitioner, r.filed_on, r.timely, r.id)
         )
     orders: dict[int, list[OrderFact]] = defaultdict(list)
-    for r in conn.execute(select(od).where(od.c.notice_id.in_(nids_in)).order_by(od.c.id)).all():
+    for r in conn.execute(q["orders"], by_notice).all():
         orders[r.notice_id].append(
             OrderFact(r.id, r.kind, r.effective_on, r.revoked_on, r.superseded_on)
         )
@@ -221,13 +237,8 @@ def case_facts(conn: Connection, case_ids: Iterable[int]) -> dict[int, CaseFacts
                 r.decided_on,
             )
         )
-    address = func.trim(pc.c.house_number + " " + pc.c.street)
     out: dict[int, CaseFacts] = {}
-    for r in conn.execute(
-        select(c, address.label("address"), pc.c.unit)
-        .join(pc, pc.c.id == c.c.parcel_id)
-        .where(c.c.id.in_(ids_in))
-    ).all():
+    for r in conn.execute(q["cases"], by_case).all():
         out[r.id] = CaseFacts(
             id=r.id,
             number=r.number,

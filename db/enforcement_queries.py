@@ -8,9 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import ColumnElement, Connection, Row, exists, func, literal, or_, select
+from sqlalchemy import ColumnElement, Connection, Row, Select, exists, func, literal, or_, select
 
 from db import occupancy_queries, schema
 from desk.dates import short_date
@@ -157,8 +158,17 @@ def case_count(
     text: str = "",
 ) -> int:
     """How many cases case_rows would list (the section's "N cases")."""
+    return int(conn.execute(_count_statement(municipality_id, today, which, text)).scalar_one())
+
+
+# The list asks the same statements again and again (each keystroke, each page, each refresh):
+# built once, a statement is not rebuilt nor its cache key computed again by SQLAlchemy.
+@lru_cache(maxsize=128)
+def _count_statement(
+    municipality_id: int, today: date, which: CaseFilter, text: str
+) -> Select[Any]:
     where = _case_where(municipality_id, today, which, text)
-    return int(conn.execute(select(func.count()).select_from(c).where(where)).scalar_one())
+    return select(func.count()).select_from(c).where(where)
 
 
 def case_rows(
@@ -173,6 +183,44 @@ def case_rows(
     """The cases of the municipality, newest first, filtered in SQL; `text` matches the case
     number, the address, the PIN or an owner addressed by a notice. `limit` rows from
     `offset` (a page of the list)."""
+    stmt = _rows_statement(municipality_id, today, which, text, limit, offset)
+    # Plain tuples: a page is read per keystroke, and named access costs per row and field.
+    return [
+        CaseRow(
+            case_id,
+            number,
+            opened_on,
+            address + (f", Unit {unit}" if unit else ""),
+            pin,
+            owner,
+            int(open_violations or 0),
+            closed_on,
+            str(closed_reason.value) if closed_reason else "",
+        )
+        for (
+            case_id,
+            number,
+            opened_on,
+            address,
+            unit,
+            pin,
+            owner,
+            open_violations,
+            closed_on,
+            closed_reason,
+        ) in conn.execute(stmt).tuples().all()
+    ]
+
+
+@lru_cache(maxsize=128)
+def _rows_statement(
+    municipality_id: int,
+    today: date,
+    which: CaseFilter,
+    text: str,
+    limit: int | None,
+    offset: int,
+) -> Select[Any]:
     owner = (
         select(ad.c.name)
         .join(n, n.c.id == ad.c.notice_id)
@@ -212,32 +260,7 @@ def case_rows(
         .where(c.c.id.in_(page))
         .order_by(*newest)
     )
-    # Plain tuples: a page is read per keystroke, and named access costs per row and field.
-    return [
-        CaseRow(
-            case_id,
-            number,
-            opened_on,
-            address + (f", Unit {unit}" if unit else ""),
-            pin,
-            owner,
-            int(open_violations or 0),
-            closed_on,
-            str(closed_reason.value) if closed_reason else "",
-        )
-        for (
-            case_id,
-            number,
-            opened_on,
-            address,
-            unit,
-            pin,
-            owner,
-            open_violations,
-            closed_on,
-            closed_reason,
-        ) in conn.execute(stmt).tuples().all()
-    ]
+    return stmt
 
 
 _ORDER_WORDS = {
