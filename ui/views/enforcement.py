@@ -11,9 +11,7 @@ view over ui/presenters/enforcement.py."""
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Sequence
-from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +27,6 @@ from db.database import Database
 from db.enforcement_case_view import case_facts
 from desk.clock import Clock
 from desk.enforcement.readmodels import CaseFilter, CaseRow
-from desk.errors import DeskError
 from desk.services.enforcement.sweep import sweep_notices
 from ui.enforcement.window import CaseWindow
 from ui.permit import actions
@@ -90,7 +87,6 @@ class EnforcementView(RecordListSection):
         source = SqlCaseSource(database, session.municipality_id, clock)
         self.presenter = CaseListPresenter(source, facts, clock.today, session.actor)
         self.case_windows: dict[int, CaseWindow] = {}
-        self.swept_on: date | None = None  # the day sweep_notices last ran from here
 
         self.search = search_field(
             self, "caseSearch", "Case number, address, PIN or owner", self._filter
@@ -119,24 +115,11 @@ class EnforcementView(RecordListSection):
 
     def load(self) -> None:
         """The orders due today made (140-3D), the list read again, the open cases too."""
-        self._sweep()
+        self._sweep_once_a_day(sweep_notices)
         self._reload()
         for window in list(self.case_windows.values()):
             window.reload()
         self.loaded = True
-
-    def _sweep(self) -> None:
-        # Once a day: at 20,000 cases a sweep takes a second, and showing the section must not.
-        # The start sweep (ui/app.py) may set `swept_on` to spare the first one.
-        today = self.clock.today()
-        if self.database.read_only or self.swept_on == today:
-            return
-        self.swept_on = today
-        # The ordinance makes the order (140-3D), not the user who opened the list: recorded as
-        # the app's, as on start. On a refusal the next start or `permitdesk enforcement sweep`
-        # tries again.
-        with contextlib.suppress(DeskError):
-            sweep_notices(self.database.uow(), self.clock, self.session.municipality_id)
 
     def _reload(self, keep: int | None = None) -> None:
         current = self.presenter.case(selected_row(self.table))

@@ -5,13 +5,18 @@ it is open already and read again when it reports a step."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
+from datetime import date
 from typing import Any, TypeVar
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QTableView, QWidget
 
+from desk.clock import Clock
+from desk.errors import DeskError
+from desk.services.uow import UnitOfWork
 from ui.views.section import SectionView
 
 W = TypeVar("W", bound=QWidget)
@@ -22,6 +27,19 @@ class RecordListSection(SectionView):
     filter: QComboBox
     table: QTableView
     note: QLabel
+    swept_on: date | None = None  # the day this section last ran its register's sweep
+
+    def _sweep_once_a_day(self, sweep: Callable[[UnitOfWork, Clock, int], object]) -> None:
+        """The register's lifecycle sweep (what the ordinance does by itself: a notice becomes
+        an order, 140-3D; a suspended licence is revoked, 140-10D) the first time the section
+        is shown each day, as on start; not a write on every show or refresh. Recorded as the
+        app's, not the user's; on a refusal the next start or the CLI sweep tries again."""
+        today = self.clock.today()
+        if self.database.read_only or self.swept_on == today:
+            return
+        self.swept_on = today
+        with contextlib.suppress(DeskError):
+            sweep(self.database.uow(), self.clock, self.session.municipality_id)
 
     def _list_layout(self, title: str, buttons: QHBoxLayout) -> None:
         """The heading (`title`, the counts) over the search and filter, the table, the note

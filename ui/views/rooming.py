@@ -9,7 +9,6 @@ ui/presenters/rooming.py."""
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -22,7 +21,6 @@ from db import licence_register_queries as lq
 from db.database import Database
 from desk.clock import Clock
 from desk.enforcement.licences import RegisterFilter
-from desk.errors import DeskError
 from desk.services.enforcement.licences import sweep_licences
 from ui import dialogs
 from ui.models.base import Index
@@ -129,19 +127,11 @@ class RoomingView(RecordListSection):
 
     def load(self) -> None:
         """The licences revoked today made (140-10D), the register read again, its windows."""
-        self._sweep()
+        self._sweep_once_a_day(sweep_licences)
         self._reload()
         for window in list(self.licence_windows.values()):
             window.reload()
         self.loaded = True
-
-    def _sweep(self) -> None:
-        if self.database.read_only:
-            return
-        # The ordinance revokes (140-10D), not the user who opened the list: recorded as the
-        # app's, as on start.
-        with contextlib.suppress(DeskError):
-            sweep_licences(self.database.uow(), self.clock, self.session.municipality_id)
 
     def _reload(self, keep: int | None = None) -> None:
         current = self.presenter.licence(selected_row(self.table))
