@@ -40,7 +40,7 @@ class PermitChecklist:
 def permit_checklist(conn: Connection, permit_id: int) -> PermitChecklist | None:
     p, m, c, u = schema.permit, schema.municipality, schema.permit_checklist_item, schema.app_user
     permit = conn.execute(
-        select(p, m.c.key.label("municipality_key"))
+        select(p, m.c.ordinance.label("municipality_key"))
         .join(m, m.c.id == p.c.municipality_id)
         .where(p.c.id == permit_id)
     ).first()

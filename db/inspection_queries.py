@@ -77,7 +77,7 @@ def _stops_select() -> Select[Any]:
         i,
         p.c.number.label("permit_number"),
         lst.c.address,
-        m.c.key.label("municipality_key"),
+        m.c.ordinance.label("municipality_key"),
         u.c.full_name.label("inspector_name"),
     ).select_from(
         i.join(p, p.c.id == i.c.permit_id)
@@ -327,7 +327,7 @@ def _order_lines(conn: Connection, where: Any) -> list[OrderLine]:
             co,
             p.c.number.label("permit_number"),
             lst.c.address,
-            m.c.key.label("municipality_key"),
+            m.c.ordinance.label("municipality_key"),
             i.c.type_code,
         )
         .select_from(
@@ -360,7 +360,7 @@ def _order_lines(conn: Connection, where: Any) -> list[OrderLine]:
 
 def permit_inspections(conn: Connection, permit_id: int) -> PermitInspections | None:
     head = conn.execute(
-        select(p.c.number, p.c.kind, p.c.status, m.c.key)
+        select(p.c.number, p.c.kind, p.c.status, m.c.ordinance.label("key"))
         .join(m, m.c.id == p.c.municipality_id)
         .where(p.c.id == permit_id)
     ).first()
@@ -495,7 +495,7 @@ def correction_notice(conn: Connection, order_id: int) -> CorrectionNoticeData |
             p.c.description,
             lst.c.address,
             m.c.id.label("municipality_id"),
-            m.c.key,
+            m.c.ordinance.label("key"),
         )
         .select_from(
             p.join(m, m.c.id == p.c.municipality_id).outerjoin(lst, lst.c.permit_id == p.c.id)

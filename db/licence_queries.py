@@ -190,7 +190,7 @@ def licence_candidates(
             cr.c.expires_on,
         )
         .join(cr, cr.c.party_id == pa.c.id)
-        .where(cr.c.kind.in_(kinds))
+        .where(cr.c.kind.in_(kinds) & cr.c.superseded_by_id.is_(None))
         .order_by(pa.c.name, pa.c.id, cr.c.expires_on.desc())
     )
     if wanted:

@@ -20,6 +20,7 @@ from desk.domain.model import (
     CoverageRecord,
     Credential,
     DailyClose,
+    DataImport,
     FeeAccountMap,
     FeeAdjustment,
     GlAccount,
@@ -82,6 +83,7 @@ def start_mappers() -> None:
     )
     mapper_registry.map_imperatively(Parcel, schema.parcel, **_versioned(schema.parcel))
     mapper_registry.map_imperatively(Credential, schema.credential)
+    mapper_registry.map_imperatively(DataImport, schema.data_import)  # revision 0020
     mapper_registry.map_imperatively(
         Party,
         schema.party,

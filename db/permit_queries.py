@@ -87,7 +87,7 @@ def permit_party_credentials(conn: Connection, permit_id: int) -> dict[int, list
     out: dict[int, list[HeldCredential]] = {}
     for r in conn.execute(
         select(c.c.party_id, c.c.kind, c.c.number, c.c.expires_on)
-        .where(c.c.party_id.in_(parties))
+        .where(c.c.party_id.in_(parties) & c.c.superseded_by_id.is_(None))
         .order_by(c.c.party_id, c.c.id)
     ):
         out.setdefault(int(r.party_id), []).append(HeldCredential(r.kind, r.number, r.expires_on))

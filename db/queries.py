@@ -314,7 +314,7 @@ def permit_detail(conn: Connection, permit_id: int) -> PermitDetail | None:
             pc.c.zoning_district,
             pc.c.sewer_delinquent,
             lst.c.address,
-            m.c.key.label("municipality_key"),
+            m.c.ordinance.label("municipality_key"),
             u.c.full_name.label("issued_by_name"),
         )
         .select_from(
@@ -423,9 +423,17 @@ def permit_history(conn: Connection, permit_id: int) -> list[AuditEntry]:
 
 
 def first_municipality(conn: Connection) -> tuple[int, str, str] | None:
+    """(id, key, name) of the register's first municipality."""
     m = schema.municipality
     row = conn.execute(select(m.c.id, m.c.key, m.c.name).order_by(m.c.id).limit(1)).first()
     return None if row is None else (row.id, row.key, row.name)
+
+
+def municipality_ordinance(conn: Connection, municipality_id: int) -> str:
+    """The shipped ordinance the municipality follows ("" for none)."""
+    m = schema.municipality
+    row = conn.execute(select(m.c.ordinance).where(m.c.id == municipality_id)).first()
+    return "" if row is None else str(row.ordinance)
 
 
 def municipality_by_key(conn: Connection, key: str) -> tuple[int, str, str] | None:
@@ -546,8 +554,9 @@ def _like_prefix(text: str) -> str:
 def parcel_matches(
     conn: Connection, municipality_id: int, text: str, limit: int = _CHOICES
 ) -> list[docs.ParcelChoice]:
-    """Parcels whose address ('6120 N Port...'), street or PIN starts with `text` (any case).
-    A prefix scan of the municipality's parcels: a few milliseconds on 25,000."""
+    """Parcels whose address ('6120 N Port...'), street, PIN or owner of record starts with
+    `text` (any case); retired parcels are not offered. A prefix scan of the municipality's
+    parcels: a few milliseconds on 25,000."""
     pc = schema.parcel
     wanted = " ".join(text.split())
     if not wanted:
@@ -558,9 +567,11 @@ def parcel_matches(
         select(pc.c.id, pc.c.pin, pc.c.house_number, pc.c.street, pc.c.unit, pc.c.city, pc.c.zip)
         .where(
             pc.c.municipality_id == municipality_id,
+            pc.c.retired_on.is_(None),
             address.ilike(like, escape="\\")
             | pc.c.street.ilike(like, escape="\\")
-            | pc.c.pin.ilike(like, escape="\\"),
+            | pc.c.pin.ilike(like, escape="\\")
+            | pc.c.owner_name.ilike(like, escape="\\"),
         )
         .order_by(pc.c.street, func.length(pc.c.house_number), pc.c.house_number, pc.c.unit)
         .limit(limit)
@@ -597,9 +608,10 @@ def party_matches(conn: Connection, text: str, limit: int = _CHOICES) -> list[do
             pa.c.phone,
         )
         .where(
+            pa.c.retired_on.is_(None),
             pa.c.name.ilike(like, escape="\\")
             | pa.c.last_name.ilike(like, escape="\\")
-            | pa.c.name.ilike("% " + like, escape="\\")
+            | pa.c.name.ilike("% " + like, escape="\\"),
         )
         .order_by(pa.c.name, pa.c.id)
         .limit(limit)
@@ -632,7 +644,7 @@ def party_credentials(conn: Connection, party_id: int) -> list[HeldCredential]:
     c = schema.credential
     rows = conn.execute(
         select(c.c.kind, c.c.number, c.c.expires_on)
-        .where(c.c.party_id == party_id)
+        .where((c.c.party_id == party_id) & c.c.superseded_by_id.is_(None))
         .order_by(c.c.id)
     )
     return [HeldCredential(r.kind, r.number, r.expires_on) for r in rows]
@@ -641,9 +653,13 @@ def party_credentials(conn: Connection, party_id: int) -> list[HeldCredential]:
 def _municipality_print(conn: Connection, municipality_id: int) -> Any:
     m = schema.municipality
     return conn.execute(
-        select(m.c.key, m.c.name, m.c.letterhead, m.c.inspector_name, m.c.inspector_title).where(
-            m.c.id == municipality_id
-        )
+        select(
+            m.c.ordinance.label("key"),
+            m.c.name,
+            m.c.letterhead,
+            m.c.inspector_name,
+            m.c.inspector_title,
+        ).where(m.c.id == municipality_id)
     ).one()
 
 

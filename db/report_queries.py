@@ -104,7 +104,7 @@ def heading(conn: Connection, municipality_id: int) -> r.Heading:
     head = letterhead_as_of(conn, municipality_id, None)  # a report is dated the day it prints
     return r.Heading(
         municipality_id=row.id,
-        municipality_key=row.key,
+        municipality_key=row.ordinance,
         municipality_name=head.name or row.name,
         letterhead=head,  # empty: the renderers print the municipality's name instead
         inspector_name=head.inspector_name,
@@ -1289,7 +1289,9 @@ def _licences(conn: Connection) -> dict[tuple[int, str], tuple[str, str]]:
     cr = schema.credential
     held: dict[int, dict[str, tuple[str, str]]] = defaultdict(dict)
     for party_id, kind, number, state in conn.execute(
-        select(cr.c.party_id, _raw(cr.c.kind), cr.c.number, cr.c.issuing_state).order_by(cr.c.id)
+        select(cr.c.party_id, _raw(cr.c.kind), cr.c.number, cr.c.issuing_state)
+        .where(cr.c.superseded_by_id.is_(None))
+        .order_by(cr.c.id)
     ):
         held[party_id].setdefault(str(kind), (number, state))
     out: dict[tuple[int, str], tuple[str, str]] = {}

@@ -54,6 +54,27 @@ from desk.enforcement import licences as rooming
 from desk.enforcement import model as enforcement
 
 
+class Scaled(TypeDecorator[Decimal]):
+    """A decimal with at most `places` decimals as an integer of that unit (acres to the
+    ten-thousandth, degrees to the ten-millionth): exact on SQLite too. A value with more
+    decimals is rounded half-even to `places`, said where it is read (desk.imports)."""
+
+    impl = BigInteger
+    cache_ok = True
+
+    def __init__(self, places: int) -> None:
+        super().__init__()
+        self.places = places
+
+    def process_bind_param(self, value: Decimal | None, dialect: Dialect) -> int | None:
+        if value is None:
+            return None
+        return int(Decimal(value).scaleb(self.places).to_integral_value())
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> Decimal | None:
+        return None if value is None else Decimal(int(value)).scaleb(-self.places)
+
+
 class Thousandths(TypeDecorator[Decimal]):
     """A quantity with up to three decimals (acres of disturbed land) as integer thousandths:
     exact on SQLite too, where a Numeric goes through float. Beside the table that uses it
@@ -122,6 +143,8 @@ municipality = Table(
     # are never deleted).
     Column("logo_image_id", Integer),
     Column("signature_image_id", Integer),
+    # Revision 0020: the shipped ordinance whose permit kinds, forms and rules it follows.
+    Column("ordinance", String(40), nullable=False, server_default=""),
 )
 
 # Revision 0012: a logo or a signature, stored in the database (every workstation prints it);
@@ -199,7 +222,45 @@ parcel = Table(
     Column("lot_area_sqft", Integer),
     # Revision 0006: a sewer tax or assessment is delinquent on the premises (15.1.36).
     Column("sewer_delinquent", Boolean, nullable=False, server_default=false()),
+    # Revision 0020: the office's notes, and what the county's parcel file says.
+    Column("notes", Text, nullable=False, server_default=""),
+    Column("state_id", String(40), nullable=False, server_default=""),
+    Column("tax_parcel_id", String(40), nullable=False, server_default=""),
+    Column("owner_name", String(200), nullable=False, server_default=""),
+    Column("owner_name_2", String(200), nullable=False, server_default=""),
+    Column("owner_address", String(300), nullable=False, server_default=""),
+    Column("property_classes", JSON, nullable=False, server_default=text("'[]'")),
+    Column("aux_classes", JSON, nullable=False, server_default=text("'[]'")),
+    Column("acres", Scaled(4)),
+    Column("assessed_value", Cents),
+    Column("land_value", Cents),
+    Column("improvement_value", Cents),
+    Column("fair_market_value", Cents),
+    Column("tax_roll_year", Integer),
+    Column("latitude", Scaled(7)),
+    Column("longitude", Scaled(7)),
+    Column("import_id", ForeignKey("data_import.id")),
+    Column("retired_on", Date),
+    Column("retired_reason", Text, nullable=False, server_default=""),
+    Column("retired_by_id", ForeignKey("app_user.id")),
+    Column("merged_into_id", ForeignKey("parcel.id")),
     UniqueConstraint("municipality_id", "pin", name="uq_parcel_municipality_pin"),
+    Index("ix_parcel_street", "municipality_id", "street"),
+)
+
+# Revision 0020: an import of the office's data from a file (db/parcel_import.py).
+data_import = Table(
+    "data_import",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("municipality_id", ForeignKey("municipality.id"), nullable=False),
+    Column("kind", String(20), nullable=False),
+    Column("file_name", String(260), nullable=False),
+    Column("file_sha256", String(64), nullable=False),
+    Column("layer", String(200), nullable=False, server_default=""),
+    Column("at", UTCDateTime),
+    Column("by_user_id", ForeignKey("app_user.id")),
+    Column("counts", JSON, nullable=False),
 )
 
 party = Table(
@@ -218,6 +279,12 @@ party = Table(
     Column("zip", String(10), nullable=False),
     Column("phone", String(40), nullable=False),
     Column("email", String(200), nullable=False),
+    # Revision 0020: notes; retired (never deleted), or merged into another record.
+    Column("notes", Text, nullable=False, server_default=""),
+    Column("retired_on", Date),
+    Column("retired_reason", Text, nullable=False, server_default=""),
+    Column("retired_by_id", ForeignKey("app_user.id")),
+    Column("merged_into_id", ForeignKey("party.id")),
 )
 
 credential = Table(
@@ -229,6 +296,9 @@ credential = Table(
     Column("number", String(40), nullable=False),
     Column("issuing_state", String(2), nullable=False),
     Column("expires_on", Date),
+    # Revision 0020: renewals kept as history: the renewed credential points at its successor.
+    Column("recorded_on", Date),
+    Column("superseded_by_id", ForeignKey("credential.id")),
 )
 
 permit = Table(

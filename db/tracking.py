@@ -31,6 +31,7 @@ from desk.domain.model import (
     CoverageRecord,
     Credential,
     DailyClose,
+    DataImport,
     FeeAccountMap,
     FeeAdjustment,
     GlAccount,
@@ -72,6 +73,7 @@ ENTITY_NAMES: dict[type, str] = {
     Parcel: "parcel",
     Party: "party",
     Credential: "credential",
+    DataImport: "data_import",
     Permit: "permit",
     PermitParty: "permit_party",
     PermitExtension: "permit_extension",
@@ -140,13 +142,16 @@ ACTOR_KEY = "audit_actor"
 AT_KEY = "audit_at"
 
 
-def _text(value: Any) -> str | None:
+def audit_text(value: Any) -> str | None:
+    """A value as the audit trail writes it (money with its cents, dates ISO, lists as JSON)."""
     if value is None:
         return None
     if isinstance(value, Enum):
         return str(value.value)
     if isinstance(value, Decimal):
-        return f"{value:.2f}"
+        # Money with its cents; a finer quantity (acres, degrees, thousandths) exactly.
+        exponent = value.as_tuple().exponent
+        return f"{value:f}" if isinstance(exponent, int) and exponent < -2 else f"{value:.2f}"
     if isinstance(value, datetime | date):
         return value.isoformat()
     if isinstance(value, bytes | bytearray | memoryview):
@@ -200,7 +205,7 @@ def _audit_rows(session: Session) -> list[dict[str, Any]]:
             value = getattr(obj, key)
             if value in (None, "", [], {}):
                 continue
-            new = "(set)" if key in REDACTED else _text(value)
+            new = "(set)" if key in REDACTED else audit_text(value)
             changes.append({"field": key, "old": None, "new": new})
         add(obj, "create", changes)
     for obj in session.dirty:
@@ -214,19 +219,19 @@ def _audit_rows(session: Session) -> list[dict[str, Any]]:
                 continue
             old = hist.deleted[0] if hist.deleted else None
             new = hist.added[0] if hist.added else None
-            if _text(old) == _text(new):
+            if audit_text(old) == audit_text(new):
                 continue
             if key in REDACTED:
                 changes.append({"field": key, "old": "(hidden)", "new": "(changed)"})
             else:
-                changes.append({"field": key, "old": _text(old), "new": _text(new)})
+                changes.append({"field": key, "old": audit_text(old), "new": audit_text(new)})
         if changes:
             add(obj, "update", changes)
     for obj in session.deleted:
         if type(obj) not in ENTITY_NAMES:
             continue
         changes = [
-            {"field": k, "old": _text(getattr(obj, k)), "new": None}
+            {"field": k, "old": audit_text(getattr(obj, k)), "new": None}
             for k in _column_attrs(obj)
             if k != "id" and k not in REDACTED
         ]

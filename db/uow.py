@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import date, datetime
 from decimal import Decimal
@@ -16,19 +16,20 @@ from sqlalchemy import Engine, Table, event, func, select, text
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, class_mapper, selectinload, sessionmaker
 
-from db import audit_chain, letterheads, schema, tracking
+from db import audit_chain, letterheads, parcel_import, records, schema, tracking
 from db.numbering import next_number
 from desk.domain import duplicates
 from desk.domain.cashiering import AdjustmentSource, EntrySource
 from desk.domain.checklists import ChecklistItem, ChecklistReopening
 from desk.domain.documents import Letterhead
-from desk.domain.enums import PartyRole, PermitStatus, Role
+from desk.domain.enums import CredentialKind, PartyRole, PermitStatus, Role
 from desk.domain.lifecycle import ACTIVE
 from desk.domain.model import (
     Actor,
     BondRecord,
     CorrectionOrderRecord,
     Credential,
+    DataImport,
     GlAccount,
     Inspection,
     InspectionException,
@@ -41,20 +42,25 @@ from desk.domain.model import (
     StreetDeposit,
     User,
 )
+from desk.domain.records import Reference
 from desk.enforcement.model import EnforcementCase, Notice, NoticeKind
 from desk.errors import DeskError, ReadOnlyRegister, SignedOut
 from desk.fees.loader import version_from_dict
 from desk.fees.model import AssessedLine, ScheduleVersion, StoredVersion
+from desk.imports.parcels import ImportPlan, RegisterParcel
 from desk.services.uow import (
     CashRepository,
     ChecklistRepository,
     EnforcementRepository,
     FeeRepository,
+    ImportRepository,
     InspectionRepository,
     MunicipalityRepository,
     NumberAllocator,
     ParcelRepository,
+    PartyRepository,
     PermitRepository,
+    RecordRepository,
     Repository,
     RowRepository,
     SuretyRepository,
@@ -210,6 +216,30 @@ class ParcelRepo(SqlRepository[Parcel]):
         ).first()
 
 
+class PartyRepo(SqlRepository[Party]):
+    def find_by_name(self, name: str) -> list[Party]:
+        wanted = " ".join(name.split()).lower()
+        pa = schema.party
+        return list(
+            self.session.scalars(
+                select(Party).where(func.lower(pa.c.name) == wanted).order_by(pa.c.id)
+            )
+        )
+
+    def find_by_credential(self, kind: CredentialKind, number: str) -> list[Party]:
+        c = schema.credential
+        ids = select(c.c.party_id).where(
+            (c.c.kind == kind.value)
+            & (func.lower(c.c.number) == number.strip().lower())
+            & c.c.superseded_by_id.is_(None)
+        )
+        return list(
+            self.session.scalars(
+                select(Party).where(schema.party.c.id.in_(ids)).order_by(schema.party.c.id)
+            )
+        )
+
+
 class PermitRepo(SqlRepository[Permit]):
     def by_number(self, municipality_id: int, number: str) -> Permit | None:
         return self.session.scalars(
@@ -253,7 +283,7 @@ class FeeRepo:
         )
         out = []
         for s in stored:
-            v = version_from_dict(f"database version #{s.id}", muni.key, dict(s.data))
+            v = version_from_dict(f"database version #{s.id}", muni.ordinance, dict(s.data))
             out.append(
                 replace(
                     v,
@@ -646,6 +676,38 @@ class EnforcementRepo(RowRepo):
         )
 
 
+class RecordRepo:
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def references(self, entity: str, record_id: int) -> list[Reference]:
+        return records.references(self.session, entity, record_id)
+
+    def move(self, entity: str, from_id: int, to_id: int) -> int:
+        return records.move(self.session, entity, from_id, to_id)
+
+
+class ImportRepo:
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def register_parcels(self, municipality_id: int) -> list[RegisterParcel]:
+        return parcel_import.register_parcels(self.session.connection(), municipality_id)
+
+    def apply_parcels(
+        self,
+        municipality_id: int,
+        plan: ImportPlan,
+        register: Mapping[int, RegisterParcel],
+        record: DataImport,
+        progress: Callable[[int, int], None] | None = None,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> int:
+        return parcel_import.apply_plan(
+            self.session, municipality_id, plan, register, record, progress, cancelled
+        )
+
+
 class SessionNumbers:
     def __init__(self, session: Session) -> None:
         self.session = session
@@ -674,7 +736,7 @@ class SqlUnitOfWork:
 
     municipalities: MunicipalityRepository
     parcels: ParcelRepository
-    parties: Repository[Party]
+    parties: PartyRepository
     credentials: Repository[Credential]
     permits: PermitRepository
     users: UserRepository
@@ -686,6 +748,8 @@ class SqlUnitOfWork:
     sureties: SuretyRepository
     registers: RowRepository
     enforcement: EnforcementRepository
+    records: RecordRepository
+    imports: ImportRepository
 
     def __init__(
         self,
@@ -708,7 +772,7 @@ class SqlUnitOfWork:
         self.municipalities = MunicipalityRepo(s, Municipality)
         self.users = UserRepo(s, User)
         self.parcels = ParcelRepo(s, Parcel)
-        self.parties = SqlRepository(s, Party)
+        self.parties = PartyRepo(s, Party)
         self.credentials = SqlRepository(s, Credential)
         self.permits = PermitRepo(s, Permit)
         self.fees = FeeRepo(s)
@@ -719,6 +783,8 @@ class SqlUnitOfWork:
         self.sureties = SuretyRepo(s)
         self.registers = RowRepo(s)
         self.enforcement = EnforcementRepo(s)
+        self.records = RecordRepo(s)
+        self.imports = ImportRepo(s)
         return self
 
     def __exit__(

@@ -97,14 +97,16 @@ def make_session(database: Database, actor: Actor) -> Session:
     with database.read() as conn:
         municipality = queries.first_municipality(conn)
         full_name = user_full_name(conn, actor.user_id)
+        if municipality is not None:
+            ordinance = queries.municipality_ordinance(conn, municipality[0])
     if municipality is None:
         raise StartError("the database has no municipality yet; an administrator must set it up")
-    municipality_id, key, name = municipality
+    municipality_id, _key, name = municipality
     return Session(
         actor=actor,
         full_name=full_name,
         municipality_id=municipality_id,
-        municipality_key=key,
+        municipality_key=ordinance,
         municipality_name=name,
         where=database.where,
     )

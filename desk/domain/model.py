@@ -50,6 +50,10 @@ class Municipality:
     treasurer_name: str = ""
     logo_image_id: int | None = None  # municipality_image rows, never changed once stored
     signature_image_id: int | None = None
+    # The shipped ordinance whose permit kinds, forms, checklists, inspections, sureties and
+    # ledger the municipality follows ("glendale", "new_lisbon"); "" when it issues no permits
+    # in Permit Desk (code enforcement only). Every lookup of those resources goes by this key.
+    ordinance: str = ""
     id: int | None = None
     version: int = 0  # set by the mapper (schema.version_column)
 
@@ -69,8 +73,38 @@ class Parcel:
     # 15.1.36: a sewer tax or assessment is delinquent; no sewer connection permit is issued
     # without the Plumbing Inspector's special permission (Permit.sewer_permission).
     sewer_delinquent: bool = False
+    notes: str = ""  # the office's own
+    # What the county's parcel file says (Wisconsin statewide parcel schema, V10), updated by
+    # each import of it (desk.imports.parcels lists which fields are the county's).
+    state_id: str = ""  # STATEID
+    tax_parcel_id: str = ""  # TAXPARCELID
+    owner_name: str = ""  # OWNERNME1: the owner of record
+    owner_name_2: str = ""  # OWNERNME2
+    owner_address: str = ""  # PSTLADRESS: the owner's mailing address, one line
+    property_classes: list[str] = field(default_factory=list)  # PROPCLASS: "4, 5M" is two
+    aux_classes: list[str] = field(default_factory=list)  # AUXCLASS
+    acres: Decimal | None = None  # ASSDACRES, else DEEDACRES, else GISACRES
+    assessed_value: Decimal | None = None  # CNTASSDVALUE
+    land_value: Decimal | None = None  # LNDVALUE
+    improvement_value: Decimal | None = None  # IMPVALUE
+    fair_market_value: Decimal | None = None  # ESTFMKVALUE
+    tax_roll_year: int | None = None  # TAXROLLYEAR
+    latitude: Decimal | None = None  # LATITUDE, or the parcel's centre when the file has shapes
+    longitude: Decimal | None = None
+    import_id: int | None = None  # the data_import its county fields last came from
+    # Retired, never deleted: a parcel with permits or cases stays readable. A merged
+    # duplicate is retired pointing at the parcel it was merged into.
+    retired_on: date | None = None
+    retired_reason: str = ""
+    retired_by_id: int | None = None
+    merged_into_id: int | None = None
     id: int | None = None
     version: int = 0  # set by the mapper (schema.version_column)
+
+    @property
+    def owners(self) -> str:
+        """The owner(s) of record on one line, as the county names them."""
+        return " & ".join(n for n in (self.owner_name, self.owner_name_2) if n)
 
     @property
     def address(self) -> str:
@@ -113,6 +147,12 @@ class Party:
     zip: str = ""
     phone: str = ""
     email: str = ""
+    notes: str = ""
+    # Retired, never deleted; a merged duplicate points at the record it was merged into.
+    retired_on: date | None = None
+    retired_reason: str = ""
+    retired_by_id: int | None = None
+    merged_into_id: int | None = None
     id: int | None = None
     version: int = 0  # set by the mapper (schema.version_column)
     credentials: list[Credential] = field(default_factory=list)
@@ -131,11 +171,32 @@ class Credential:
     number: str
     issuing_state: str = "WI"
     expires_on: date | None = None
+    recorded_on: date | None = None
+    # A renewal (or a correction) is a new credential; the one it replaces stays as history,
+    # pointing at its successor, and no longer counts.
+    superseded_by_id: int | None = None
     party_id: int | None = None
     id: int | None = None
 
     def valid_on(self, day: date) -> bool:
         return self.expires_on is None or day <= self.expires_on
+
+
+@dataclass(eq=False, kw_only=True)
+class DataImport:
+    """One import of the office's data from a file (the county's parcel file, a contractors'
+    spreadsheet): what file, which layer, who and when, and what it did. The records it touched
+    point at it, so a parcel shows the file and date its county fields came from."""
+
+    municipality_id: int
+    kind: str  # "parcels" or "contractors"
+    file_name: str
+    file_sha256: str
+    layer: str = ""
+    at: datetime | None = None
+    by_user_id: int | None = None
+    counts: dict[str, int] = field(default_factory=dict)
+    id: int | None = None
 
 
 @dataclass(eq=False, kw_only=True)

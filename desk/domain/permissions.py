@@ -17,6 +17,9 @@ class Permission(StrEnum):
     ISSUE_PERMIT = "issue permits"
     VOID_PERMIT = "void permits"
     MANAGE_PARTIES = "edit parties, parcels and credentials"
+    # Parcels from the county's parcel file and contractors from a spreadsheet: one action
+    # changes thousands of records, so the clerk who keeps the register and the administrator.
+    IMPORT_DATA = "import parcels and contractors from files"
     MANAGE_FEES = "change fee schedules"
     WAIVE_CHECKLIST_ITEM = "waive checklist items"  # 15.1.7(c): at the Building Inspector's option
     # The checklist of an issued permit is the record of what was filed (15.1.7(b)): reopening
@@ -73,6 +76,7 @@ ROLE_PERMISSIONS: dict[Role, frozenset[Permission]] = {
             Permission.TAKE_APPLICATION,
             Permission.EDIT_PERMIT,
             Permission.MANAGE_PARTIES,
+            Permission.IMPORT_DATA,
             Permission.RECORD_SEWER_DELINQUENCY,
             Permission.RECORD_COUNCIL_APPROVAL,
             Permission.TAKE_PAYMENT,

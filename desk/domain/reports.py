@@ -244,7 +244,7 @@ class Heading:
     """Who the report is from: the letterhead and the inspector who signs it."""
 
     municipality_id: int
-    municipality_key: str
+    municipality_key: str  # the shipped ordinance it follows (Municipality.ordinance)
     municipality_name: str
     letterhead: tuple[str, ...]
     inspector_name: str

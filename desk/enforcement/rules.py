@@ -18,6 +18,7 @@ from desk.errors import RuleViolation, ValidationError
 
 DEFAULT_HOUSING_CODE = "hudson-140"
 HOUSING_CODE_SETTING = "housing_code"  # municipality.settings: the code the office enforces
+NO_HOUSING_CODE = "none"  # the setting of a municipality that enforces none in Permit Desk
 
 
 def case_number(year: int, seq: int) -> str:
@@ -28,8 +29,11 @@ def case_number(year: int, seq: int) -> str:
 
 
 def housing_code_key(settings: Mapping[str, Any] | None) -> str:
-    """The housing code the municipality enforces; Hudson ch. 140 unless set."""
+    """The housing code the municipality enforces; Hudson ch. 140 unless set; "" when it was
+    set up to enforce none."""
     value = (settings or {}).get(HOUSING_CODE_SETTING)
+    if value == NO_HOUSING_CODE:
+        return ""
     return str(value) if value else DEFAULT_HOUSING_CODE
 
 

@@ -113,7 +113,7 @@ def settings_of(muni: Municipality) -> CashieringSettings:
     """The shipped settings (resources/gl_accounts.toml) overlaid with the municipality's
     profile (settings["cashiering"])."""
     try:
-        raw = dict(shipped_ledger(muni.key).settings)
+        raw = dict(shipped_ledger(muni.ordinance).settings)
     except ValueError:
         raw = {}
     override = muni.settings.get("cashiering") if isinstance(muni.settings, dict) else None
@@ -173,7 +173,7 @@ def _ledger(uow: UnitOfWork, muni: Municipality) -> _Ledger:
         accounts = uow.cash.find(GlAccount, municipality_id=muni.id)
     if not accounts:
         try:
-            shipped = shipped_ledger(muni.key)
+            shipped = shipped_ledger(muni.ordinance)
         except ValueError as e:
             raise ValidationError("GL accounts", str(e)) from None
         for a in shipped.accounts:
@@ -924,7 +924,7 @@ def inspections_made_within(
     """15.1.42 "before any inspections are made": the inspections on the register with a result
     recorded (passed, partial, rejected, OK for service). One requested, scheduled or cancelled
     was not made. Read from the register, never typed by the user."""
-    labels = {t.code: t.label for s in sequences_for(muni.key) for t in s.types}
+    labels = {t.code: t.label for s in sequences_for(muni.ordinance) for t in s.types}
     return tuple(
         InspectionMade(
             labels.get(i.type_code, i.type_code),
@@ -957,7 +957,7 @@ def _refund_case(
     fee_buckets = [b for b in buckets if b.purpose is not AccountPurpose.DEPOSITS_HELD]
     return RefundCase(
         ground=ground,
-        trade=kind_by_code(muni.key, permit.kind).trade,
+        trade=kind_by_code(muni.ordinance, permit.kind).trade,
         status=permit.status,
         issued_on=permit.issued_on,
         new_dwelling=_is_new_dwelling(permit),
@@ -1923,7 +1923,7 @@ def _shipped_account_added(
     whose accounts were loaded from an older file (the file is loaded only into a municipality
     that has no accounts yet, see _ledger)."""
     try:
-        shipped = shipped_ledger(muni.key).accounts
+        shipped = shipped_ledger(muni.ordinance).accounts
     except ValueError:
         shipped = ()
     wanted = next((a for a in shipped if a.name.casefold() == name.casefold()), None)

@@ -56,7 +56,7 @@ def _template(uow: UnitOfWork, permit: Permit) -> ChecklistTemplate | None:
     muni = uow.municipalities.get(permit.municipality_id)
     if muni is None:
         raise NotFound(f"municipality #{permit.municipality_id} does not exist")
-    return template_for(muni.key, permit.kind)
+    return template_for(muni.ordinance, permit.kind)
 
 
 def _open(uow: UnitOfWork, permit: Permit, template: ChecklistTemplate | None) -> int:

@@ -43,12 +43,12 @@ def _schedule(uow: UnitOfWork, clock: Clock, municipality_id: int) -> FeeSchedul
         raise NotFound(f"municipality #{municipality_id} does not exist")
     versions = uow.fees.versions(municipality_id)
     if not versions:
-        if not kinds_for(muni.key):
+        if not kinds_for(muni.ordinance):
             # A municipality with code enforcement only (Hudson: its ordinance on file is the
             # housing code) has no permits to price.
             raise RuleViolation(NO_PERMIT_KINDS.format(name=muni.name))
         try:
-            shipped = shipped_schedule(muni.key)
+            shipped = shipped_schedule(muni.ordinance)
         except ScheduleError as e:
             raise ValidationError("fee schedule", str(e)) from None
         uow.act_as(None, clock.now())
@@ -70,7 +70,7 @@ def _schedule(uow: UnitOfWork, clock: Clock, municipality_id: int) -> FeeSchedul
             )
         uow.flush()
         versions = uow.fees.versions(municipality_id)
-    return FeeSchedule(municipality=muni.key, versions=tuple(versions))
+    return FeeSchedule(municipality=muni.ordinance, versions=tuple(versions))
 
 
 def fee_schedule(uow: UnitOfWork, clock: Clock, municipality_id: int) -> FeeSchedule:

@@ -113,7 +113,7 @@ def permit_label(permit: Permit) -> str:
 
 def _sequence(uow: UnitOfWork, permit: Permit) -> tuple[InspectionSequence, Municipality]:
     muni = _municipality(uow, permit)
-    seq = sequence_for(muni.key, permit.kind)
+    seq = sequence_for(muni.ordinance, permit.kind)
     if seq is None:
         raise RuleViolation(
             f"{permit_label(permit).capitalize()} is of a kind with no inspections."
@@ -800,7 +800,7 @@ def generate_site_visits(
         if muni is None:
             raise NotFound(f"municipality #{municipality_id} does not exist")
         for permit in uow.permits.active(municipality_id):
-            seq = sequence_for(muni.key, permit.kind)
+            seq = sequence_for(muni.ordinance, permit.kind)
             step = next((t for t in seq.types if t.recurring), None) if seq else None
             if step is None or permit.id is None or permit.issued_on is None:
                 continue

@@ -38,10 +38,14 @@ def shortfalls_within(uow: UnitOfWork, permit_id: int, on: date) -> list[str]:
         raise NotFound(f"permit #{permit_id} does not exist")
     muni = uow.municipalities.get(permit.municipality_id)
     assert muni is not None
-    kind = kind_by_code(muni.key, permit.kind)
+    kind = kind_by_code(muni.ordinance, permit.kind)
     out = list(shortfalls_in(uow, permit_id, on))
     for link in permit.parties:
-        held = [HeldCredential(c.kind, c.number, c.expires_on) for c in link.party.credentials]
+        held = [
+            HeldCredential(c.kind, c.number, c.expires_on)
+            for c in link.party.credentials
+            if c.superseded_by_id is None
+        ]
         check = check_credentials(link.party.name, link.role, kind, held, on)
         if not check.ok:
             out.append(check.message)
@@ -53,10 +57,10 @@ def shortfalls_within(uow: UnitOfWork, permit_id: int, on: date) -> list[str]:
         # New Lisbon §435-15.E, Glendale 15.1.7(b)(1): the lot's official house number first.
         out.extend(
             house_number_holds(
-                needs_house_number(muni.key, permit.kind),
+                needs_house_number(muni.ordinance, permit.kind),
                 permit.parcel.house_number,
                 permit.parcel.pin,
-                house_number_section(muni.key),
+                house_number_section(muni.ordinance),
             )
         )
     if permit.parcel is not None:

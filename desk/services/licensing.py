@@ -110,7 +110,11 @@ def grant_city_licence(
         if party is None:
             raise ValidationError("licensee", f"party #{party_id} does not exist")
         name = _party_name(party)
-        held = [HeldCredential(c.kind, c.number, c.expires_on) for c in party.credentials]
+        held = [
+            HeldCredential(c.kind, c.number, c.expires_on)
+            for c in party.credentials
+            if c.superseded_by_id is None
+        ]
         credential = rules.qualifying_credential(name, trade, held, today)
         for other in uow.registers.find(
             CityLicence, municipality_id=municipality_id, party_id=party_id, trade=trade

@@ -73,7 +73,7 @@ def _rule(uow: UnitOfWork, permit: Permit) -> Rule:
     muni = uow.municipalities.get(permit.municipality_id)
     assert muni is not None
     try:
-        return kind_by_code(muni.key, permit.kind).lifecycle
+        return kind_by_code(muni.ordinance, permit.kind).lifecycle
     except ValidationError:
         return Rule.NONE
 
@@ -276,7 +276,7 @@ def _active_with_dates(uow: UnitOfWork, municipality_id: int) -> list[tuple[Perm
             other = uow.permits.get(pid)
             if other is not None and other.status in OCCUPANCY_WATCHED:
                 permits.append(other)
-    rules = {p.id: _safe_rule(muni.key, p.kind) for p in permits}
+    rules = {p.id: _safe_rule(muni.ordinance, p.kind) for p in permits}
     # 15.2.8(e)(1): erosion control runs at least as long as the building permit on the parcel.
     building_end: dict[int, date] = {}
     for p in permits:

@@ -114,7 +114,7 @@ def _image(uow: UnitOfWork, image_id: int | None) -> StoredImage | None:
 
 def _cashiering_raw(muni: Municipality) -> dict[str, object]:
     try:
-        raw: dict[str, object] = dict(shipped_ledger(muni.key).settings)
+        raw: dict[str, object] = dict(shipped_ledger(muni.ordinance).settings)
     except ValueError:
         raw = {}
     own = muni.settings.get("cashiering") if isinstance(muni.settings, dict) else None

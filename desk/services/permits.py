@@ -117,12 +117,12 @@ def take_application(uow: UnitOfWork, clock: Clock, actor: Actor, a: Application
         muni = uow.municipalities.get(a.municipality_id)
         if muni is None:
             raise NotFound(f"municipality #{a.municipality_id} does not exist")
-        kind = kind_by_code(muni.key, a.kind)
+        kind = kind_by_code(muni.ordinance, a.kind)
         parcel = uow.parcels.get(a.parcel_id)
         if parcel is None or parcel.municipality_id != muni.id:
             raise ValidationError("parcel", "choose a parcel of this municipality")
         occupancy = a.occupancy_class.strip()
-        classes = [c.key for c in kind_form(muni.key, kind.code).occupancy_classes]
+        classes = [c.key for c in kind_form(muni.ordinance, kind.code).occupancy_classes]
         if occupancy and occupancy not in classes:
             raise ValidationError("occupancy class", f"'{occupancy}' is not one of {muni.name}'s")
         permit = Permit(
@@ -216,7 +216,7 @@ def issue_permit(
             raise IssuanceRefused(shortfalls)
         muni = uow.municipalities.get(permit.municipality_id)  # before any change: one flush
         assert muni is not None
-        rule = kind_by_code(muni.key, permit.kind).lifecycle
+        rule = kind_by_code(muni.ordinance, permit.kind).lifecycle
         seq = uow.numbers.next(permit.municipality_id, PERMIT_SERIES, day.year)
         permit.number = format_number(day.year, seq)
         permit.status = PermitStatus.ISSUED

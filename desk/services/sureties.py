@@ -316,7 +316,7 @@ def set_permit_facts(
         uow.act_as(actor, clock.now())
         permit = _permit(uow, permit_id)
         muni = _municipality(uow, permit.municipality_id)
-        requirement_for(muni.key, permit.kind, facts)  # the amounts within floor and cap
+        requirement_for(muni.ordinance, permit.kind, facts)  # the amounts within floor and cap
         found = uow.sureties.find(SuretyFacts, permit_id=permit_id)
         row = found[0] if found else SuretyFacts(permit_id=permit_id)
         for name in (
@@ -409,7 +409,7 @@ def _term(uow: UnitOfWork, permit: Permit, on: date) -> date | None:
     """The end of the permit's term were it issued on `on` (or as issued)."""
     muni = _municipality(uow, permit.municipality_id)
     try:
-        rule = kind_by_code(muni.key, permit.kind).lifecycle
+        rule = kind_by_code(muni.ordinance, permit.kind).lifecycle
     except ValidationError:
         return None
     dates = permit_dates(permit, rule)
@@ -421,7 +421,7 @@ def _term(uow: UnitOfWork, permit: Permit, on: date) -> date | None:
 def _requirements(uow: UnitOfWork, permit: Permit, facts: PermitFacts) -> Requirements | None:
     muni = _municipality(uow, permit.municipality_id)
     try:
-        return requirement_for(muni.key, permit.kind, facts)
+        return requirement_for(muni.ordinance, permit.kind, facts)
     except ValidationError:
         return None  # a kind this municipality does not list: nothing to require
 
@@ -434,7 +434,7 @@ def surety_shortfalls_for(uow: UnitOfWork, permit_id: int, on: date) -> list[str
     facts = facts_within(uow, permit)
     muni = _municipality(uow, permit.municipality_id)
     try:
-        requirements = requirement_for(muni.key, permit.kind, facts)
+        requirements = requirement_for(muni.ordinance, permit.kind, facts)
     except ValidationError as e:
         if e.field == "kind":
             return []
@@ -1321,7 +1321,7 @@ def record_deposit(uow: UnitOfWork, clock: Clock, actor: Actor, d: DepositInput)
         # street, the amount is at least the ordinance's (the City Engineer may increase it).
         try:
             reqs = requirement_for(
-                muni.key,
+                muni.ordinance,
                 permit.kind,
                 PermitFacts(
                     excavates_public_street=True,
@@ -1334,7 +1334,7 @@ def record_deposit(uow: UnitOfWork, clock: Clock, actor: Actor, d: DepositInput)
                 raise ValidationError("amount", e.message) from None
             raise
         if not reqs.deposits:
-            kind = kind_by_code(muni.key, permit.kind)
+            kind = kind_by_code(muni.ordinance, permit.kind)
             raise ValidationError(
                 "permit",
                 f"a {kind.label.lower()} permit takes no street deposit; 15.1.43 asks one "
@@ -1610,7 +1610,7 @@ def retain_deposit(
         )
         muni = _municipality(uow, permit.municipality_id)
         reqs = requirement_for(
-            muni.key,
+            muni.ordinance,
             permit.kind,
             PermitFacts(excavates_public_street=True, street_paved=True),
         )

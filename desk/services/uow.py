@@ -6,6 +6,7 @@ search index are written by that implementation in the same transaction as the c
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from datetime import date, datetime
 from decimal import Decimal
 from types import TracebackType
@@ -14,12 +15,13 @@ from typing import Any, Protocol, TypeVar
 from desk.domain.cashiering import EntrySource
 from desk.domain.checklists import ChecklistItem, ChecklistReopening
 from desk.domain.documents import Letterhead
-from desk.domain.enums import PartyRole, PermitStatus
+from desk.domain.enums import CredentialKind, PartyRole, PermitStatus
 from desk.domain.model import (
     Actor,
     BondRecord,
     CorrectionOrderRecord,
     Credential,
+    DataImport,
     Inspection,
     InspectionException,
     InsuranceCertificateRecord,
@@ -31,8 +33,10 @@ from desk.domain.model import (
     StreetDeposit,
     User,
 )
+from desk.domain.records import Reference
 from desk.enforcement.model import EnforcementCase, Notice
 from desk.fees.model import AssessedLine, ScheduleVersion, StoredVersion
+from desk.imports.parcels import ImportPlan, RegisterParcel
 
 T = TypeVar("T")
 
@@ -75,6 +79,16 @@ class UserRepository(Repository[User], Protocol):
 class ParcelRepository(Repository[Parcel], Protocol):
     def by_pin(self, municipality_id: int, pin: str) -> Parcel | None:
         """The municipality's parcel with this PIN, compared as the unique constraint does."""
+        ...
+
+
+class PartyRepository(Repository[Party], Protocol):
+    def find_by_name(self, name: str) -> list[Party]:
+        """People and organizations with this name (case and spacing aside), oldest first."""
+        ...
+
+    def find_by_credential(self, kind: CredentialKind, number: str) -> list[Party]:
+        """Those holding a current credential of this kind and number (case aside)."""
         ...
 
 
@@ -249,6 +263,39 @@ class EnforcementRepository(RowRepository, Protocol):
         ...
 
 
+class RecordRepository(Protocol):
+    """Parcels and people as records (db/records.py): what points at one, and moving all of it
+    to another record in a merge."""
+
+    def references(self, entity: str, record_id: int) -> list[Reference]:
+        """What points at the parcel ("parcel") or person ("party"), in words."""
+        ...
+
+    def move(self, entity: str, from_id: int, to_id: int) -> int:
+        """Point every reference to `from_id` at `to_id` (audited); how many rows moved."""
+        ...
+
+
+class ImportRepository(Protocol):
+    """Imports of the office's data in bulk (db/parcel_import.py)."""
+
+    def register_parcels(self, municipality_id: int) -> list[RegisterParcel]:
+        """Every parcel of the municipality as an import compares it."""
+        ...
+
+    def apply_parcels(
+        self,
+        municipality_id: int,
+        plan: ImportPlan,
+        register: Mapping[int, RegisterParcel],
+        record: DataImport,
+        progress: Callable[[int, int], None] | None = None,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> int:
+        """Write the plan's new and changed parcels with their audit rows; the import's id."""
+        ...
+
+
 class NumberAllocator(Protocol):
     def next(self, municipality_id: int, series: str, year: int) -> int:
         """The next number of the series, inside the current transaction (gapless)."""
@@ -258,7 +305,7 @@ class NumberAllocator(Protocol):
 class UnitOfWork(Protocol):
     municipalities: MunicipalityRepository
     parcels: ParcelRepository
-    parties: Repository[Party]
+    parties: PartyRepository
     credentials: Repository[Credential]
     permits: PermitRepository
     users: UserRepository
@@ -270,6 +317,8 @@ class UnitOfWork(Protocol):
     sureties: SuretyRepository
     registers: RowRepository  # city licences and condemnations
     enforcement: EnforcementRepository  # code enforcement (Hudson 140-3)
+    records: RecordRepository  # parcels and people: references and merges
+    imports: ImportRepository  # the county's parcel file, in bulk
     # A register opened for looking only (a copy on a CD): act_as refuses every change.
     read_only: bool
 

@@ -16,6 +16,8 @@ class Session:
     actor: Actor
     full_name: str
     municipality_id: int
+    # The shipped ordinance the municipality follows (Municipality.ordinance, "" for none):
+    # permit kinds, forms and the other shipped resources are looked up by it.
     municipality_key: str
     municipality_name: str
     where: str

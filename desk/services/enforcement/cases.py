@@ -44,6 +44,11 @@ def start_case(
     """A new case, numbered CE-YYYY-NNNN in this transaction (gapless per municipality and
     year of opening). The caller has locked the parcel and found no open case on it."""
     muni = _common.municipality(uow, municipality_id)
+    if not rules.housing_code_key(muni.settings):
+        raise RuleViolation(
+            f"The {muni.name} enforces no housing code in Permit Desk; an administrator sets "
+            "one in Administration → Municipality."
+        )
     seq = uow.numbers.next(municipality_id, rules.CASE_SERIES, opened_on.year)
     c = EnforcementCase(
         municipality_id=municipality_id,
