@@ -153,12 +153,18 @@ class ColumnMapping:
         return {"preset": self.preset, "columns": {k: list(v) for k, v in self.columns.items()}}
 
 
+def _v10_column(have: dict[str, str], name: str) -> str | None:
+    """The file's column for a V10 field: its name in any case, or cut to ten characters as a
+    shapefile's .dbf cuts it (ADDNUMPREFIX -> ADDNUMPREF)."""
+    return have.get(name) or have.get(name[:10])
+
+
 def v10_mapping(columns: Sequence[str] = V10_COLUMNS) -> ColumnMapping:
     """The V10 preset, keeping only the columns the file has (county files leave some out)."""
     have = {c.upper(): c for c in columns}
     out: dict[str, tuple[str, ...]] = {}
     for key, wanted in V10_MAPPING.items():
-        found = tuple(have[c] for c in wanted if c in have)
+        found = tuple(c for c in (_v10_column(have, w) for w in wanted) if c is not None)
         if found:
             out[key] = found
     return ColumnMapping(out, V10)

@@ -78,11 +78,11 @@ def read_parcel_file(
     field when the mapping does not fit the file)."""
     layer = source.layer(choice.layer)
     check_mapping(choice.mapping, layer.columns, f"{source.name}, layer {layer.name}")
-    wants_point = not (choice.mapping.of("latitude") and choice.mapping.of("longitude"))
+    # The shapes' points stand in where the file's LATITUDE and LONGITUDE are blank.
     rows = source.rows(
         layer.name,
         columns=choice.mapping.used_columns(),
-        points=wants_point,
+        points=True,
         progress=progress,
         cancelled=cancelled,
     )
