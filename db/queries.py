@@ -429,6 +429,14 @@ def first_municipality(conn: Connection) -> tuple[int, str, str] | None:
     return None if row is None else (row.id, row.key, row.name)
 
 
+def municipalities(conn: Connection) -> list[tuple[int, str, str]]:
+    """(id, key, name) of every municipality of the register, by name: the one a session
+    works in is chosen among them (the sign-in dialog, File → Switch municipality)."""
+    m = schema.municipality
+    rows = conn.execute(select(m.c.id, m.c.key, m.c.name).order_by(m.c.name, m.c.id))
+    return [(r.id, r.key, r.name) for r in rows]
+
+
 def municipality_ordinance(conn: Connection, municipality_id: int) -> str:
     """The shipped ordinance the municipality follows ("" for none)."""
     m = schema.municipality
@@ -564,7 +572,7 @@ def parcel_matches(
     like = _like_prefix(wanted)
     address = pc.c.house_number + " " + pc.c.street
     rows = conn.execute(
-        select(pc.c.id, pc.c.pin, pc.c.house_number, pc.c.street, pc.c.unit, pc.c.city, pc.c.zip)
+        select(*_parcel_choice_columns())
         .where(
             pc.c.municipality_id == municipality_id,
             pc.c.retired_on.is_(None),
@@ -579,13 +587,27 @@ def parcel_matches(
     return [docs.ParcelChoice(*r) for r in rows]
 
 
+def _parcel_choice_columns() -> tuple[Any, ...]:
+    pc = schema.parcel
+    owners = case(
+        (pc.c.owner_name_2 != "", pc.c.owner_name + " & " + pc.c.owner_name_2),
+        else_=pc.c.owner_name,
+    )
+    return (
+        pc.c.id,
+        pc.c.pin,
+        pc.c.house_number,
+        pc.c.street,
+        pc.c.unit,
+        pc.c.city,
+        pc.c.zip,
+        owners,
+    )
+
+
 def parcel_choice(conn: Connection, parcel_id: int) -> docs.ParcelChoice | None:
     pc = schema.parcel
-    row = conn.execute(
-        select(
-            pc.c.id, pc.c.pin, pc.c.house_number, pc.c.street, pc.c.unit, pc.c.city, pc.c.zip
-        ).where(pc.c.id == parcel_id)
-    ).first()
+    row = conn.execute(select(*_parcel_choice_columns()).where(pc.c.id == parcel_id)).first()
     return None if row is None else docs.ParcelChoice(*row)
 
 

@@ -100,6 +100,7 @@ class ParcelChoice:
     unit: str = ""
     city: str = ""
     zip: str = ""
+    owner: str = ""  # the county's owner of record, both names on one line
 
     @property
     def address(self) -> str:

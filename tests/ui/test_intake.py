@@ -441,3 +441,51 @@ def test_a_new_parcel_whose_number_is_on_file_offers_that_parcel_and_picks_it(
     with sample.database.read() as conn:
         assert len(queries.parcel_matches(conn, sample.municipality_id, "047-9991-002")) == 1
     form.presenter.dirty = False
+
+
+def test_the_parcels_owner_of_record_is_offered_for_the_owner_roles_and_taken_with_alt_n(
+    qtbot: QtBot, window: MainWindow, sample: Sample
+) -> None:
+    from dataclasses import replace
+
+    from desk.services.parcels import edit
+
+    parcel_id = permits.add_parcel(
+        sample.database.uow(),
+        sample.clock,
+        sample.clerk,
+        Parcel(
+            municipality_id=sample.municipality_id,
+            pin="048-0550-012",
+            house_number="5550",
+            street="N Lake Dr",
+        ),
+    )
+    with sample.database.uow() as uow:
+        parcel = uow.parcels.get(parcel_id)
+        assert parcel is not None
+        form_values = edit.parcel_edit_of(parcel)
+    edit.update_parcel(
+        sample.database.uow(),
+        sample.clock,
+        sample.clerk,
+        parcel_id,
+        replace(
+            form_values,
+            owner_name="JOSEPH C RATH",
+            owner_name_2="ROBBIN M DUUCK",
+            owner_address="5550 N LAKE DR, GLENDALE, WI, 53217",
+        ),
+    )
+    form = open_form(qtbot, window)
+    form.select_kind("RES-NEW-DWELLING")
+    form.set_parcel_id(parcel_id)
+    assert form.owner_note.text() == "Owner of record: JOSEPH C RATH & ROBBIN M DUUCK"
+    assert form.owner_button.isVisibleTo(form)
+    qtbot.keyClick(form.parcel_edit, Qt.Key.Key_N, Qt.KeyboardModifier.AltModifier)
+    # A button's mnemonic clicks it after its pressed look (animateClick).
+    qtbot.waitUntil(lambda: PartyRole.BUILDING_OWNER in form.presenter.parties, timeout=2000)
+    owner = form.presenter.parties.get(PartyRole.BUILDING_OWNER)
+    assert owner is not None and owner.name == "JOSEPH C RATH & ROBBIN M DUUCK"
+    assert owner.address.startswith("5550 N LAKE DR")
+    assert not form.owner_button.isVisibleTo(form)  # the role is taken: nothing more to offer

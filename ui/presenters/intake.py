@@ -11,7 +11,7 @@ desk.services.permits.ApplicationInput, raising ValidationError with the field i
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -68,6 +68,7 @@ CONSTRUCTION_TYPE = "construction_type"
 ACRES = "disturbed_acres"
 FEE_AMOUNT = "fee_amount"
 PARCEL = "parcel"
+OWNER_ROLES = (PartyRole.BUILDING_OWNER, PartyRole.LAND_OWNER)
 AREA_KEYS = tuple(f"area_{key}" for key, _, _ in LEVELS)
 FEES = "fees"
 
@@ -531,6 +532,18 @@ class IntakePresenter:
             assert self.form is not None
             return house_number_note(self.form.house_number_section)
         return f"PIN {self.parcel.pin}"
+
+    @property
+    def owner_of_record(self) -> str:
+        """The county's owner of record of the parcel chosen ("" when none)."""
+        return self.parcel.owner if self.parcel is not None else ""
+
+    def owner_offer(self, shown: Iterable[PartyRole]) -> tuple[PartyRole, ...]:
+        """The owner roles the form shows and has no one in, when the parcel has an owner of
+        record to offer for them (15.1.7(b)(1): the owners of the building and of the land)."""
+        if not self.owner_of_record:
+            return ()
+        return tuple(r for r in OWNER_ROLES if r in shown and self.parties.get(r) is None)
 
     @property
     def needs_house_number(self) -> bool:

@@ -28,6 +28,7 @@ from desk.enforcement import licences as rules
 from desk.enforcement.licences import HearingDecision
 from desk.errors import ValidationError
 from desk.services.enforcement import licences as svc
+from desk.services.parcels.owner import owner_of_record
 from ui.permit.actions import ActionDialog, _text_box
 from ui.permit.base import PermitContext
 from ui.presenters import rooming as p
@@ -77,6 +78,8 @@ class ApplicationDialog(ActionDialog):
         self.search, self.parcel = parcel_lookup(
             self, ("licenceProperty", "licenceParcel"), "412 Vine", "Par&cel:", "property", "parcel"
         )
+        self._filled = ("", "")  # the owner of record filled in as the operator, if any
+        self.parcel.currentIndexChanged.connect(lambda _i: self._owner_as_operator())
         self.unit = _line(self, "dwellingUnit", "optional: the unit, e.g. 2 or Upper")
         self.add_field("Dwelling &unit:", self.unit, "dwelling unit")
         self.persons = _count(self, "persons")
@@ -135,6 +138,19 @@ class ApplicationDialog(ActionDialog):
         self.add_field("Applied o&n:", self.applied_on, "applied on")
         self.licence_id: int | None = None
         self.add_room()
+
+    def _owner_as_operator(self) -> None:
+        """The parcel's owner of record at the owner's mailing address, while the operator's
+        fields are empty or hold what an earlier parcel filled in (an owner who operates the
+        house applies in the name the county has; another operator is typed over it)."""
+        shown = (self.operator.text().strip(), self.operator_address.text().strip())
+        if shown not in (("", ""), self._filled):
+            return
+        parcel_id = self.parcel.currentData()
+        record = owner_of_record(self.context.database.uow(), parcel_id) if parcel_id else None
+        self._filled = (record.name, record.address) if record is not None else ("", "")
+        self.operator.setText(self._filled[0])
+        self.operator_address.setText(self._filled[1])
 
     def add_room(
         self,

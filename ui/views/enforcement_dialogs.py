@@ -38,6 +38,7 @@ from desk.errors import ValidationError
 from desk.housing.codes import HousingCode, HousingCodeError, Standard, load_housing_code
 from desk.services.enforcement import cases, complaints, inspections, notices, orders, petitions
 from desk.services.enforcement.cases import CaseOpened
+from desk.services.parcels.owner import owner_of_record
 from ui.permit.actions import ActionDialog, _text_box
 from ui.permit.base import PermitContext
 from ui.presenters import enforcement as p
@@ -358,6 +359,14 @@ class NoticeDialog(ActionDialog):
         self.add_field("To:", self.addressee_list, "addressees")
         self.addressees: list[notices.Addressee] = []
         self.issued: notices.NoticeIssued | None = None
+        # The owner of record at the owner's mailing address, as the county's file has them:
+        # the first addressee unless the inspector changes it (140-3A(4): the last known
+        # address).
+        record = owner_of_record(context.database.uow(), f.parcel_id)
+        if record is not None:
+            self.role.setCurrentIndex(self.role.findData(AddresseeRole.OWNER.value))
+            self.name.setText(record.name)
+            self.address.setText(record.address)
 
     def add_addressee(self) -> bool:
         if not (self.name.text().strip() or self.address.text().strip()):

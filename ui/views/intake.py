@@ -53,6 +53,7 @@ from desk.errors import DeskError, ValidationError
 from desk.fees.model import FeeSchedule
 from desk.services import fees, permits
 from desk.services.intake import LEVELS
+from desk.services.parcels.owner import owner_as_party
 from ui import dialogs
 from ui.models.fee_quote import BreakdownTableModel, CalculatorLinesModel
 from ui.presenters.fee_calculator import FIELD_KEYS, InputField, fields_for
@@ -341,6 +342,18 @@ class IntakeWindow(QWidget):
         r = next(row)
         form.addWidget(self.parcel_note, r, 1)
         form.addWidget(self.house_button, r, 2)
+        # The county's owner of record, offered for the owner roles: Alt+N takes it.
+        self.owner_note = QLabel(body)
+        self.owner_note.setObjectName("noteText")
+        self.owner_note.setWordWrap(True)
+        self.owner_note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.owner_button = QPushButton("Use as ow&ner", body)
+        self.owner_button.setObjectName("useOwnerOfRecord")
+        self.owner_button.setToolTip("Make the owner of record the owner on this application")
+        self.owner_button.clicked.connect(self.use_owner_of_record)
+        r = next(row)
+        form.addWidget(self.owner_note, r, 1)
+        form.addWidget(self.owner_button, r, 2)
 
         # The parties.
         form.addWidget(_Title("Parties", body), next(row), 0, 1, 3)
@@ -640,7 +653,7 @@ class IntakeWindow(QWidget):
 
         # Tab order: the paper form top to bottom, then the fees panel, then Save.
         chain: list[QWidget] = [self.kind_combo, self.applied_edit, self.parcel_edit]
-        chain += [self.new_parcel_button, self.house_button]
+        chain += [self.new_parcel_button, self.house_button, self.owner_button]
         for party in self.party_rows.values():
             chain += [party.edit, party.new_button]
         chain += [self.edits[DESCRIPTION], self.edits[VALUATION]]
@@ -789,6 +802,35 @@ class IntakeWindow(QWidget):
         self.parcel_note.style().unpolish(self.parcel_note)
         self.parcel_note.style().polish(self.parcel_note)
         self.house_button.setVisible(p.needs_house_number)
+        self._refresh_owner_offer()
+
+    def _owner_roles_offered(self) -> tuple[PartyRole, ...]:
+        return self.presenter.owner_offer(self.presenter.roles)
+
+    def _refresh_owner_offer(self) -> None:
+        owner = self.presenter.owner_of_record
+        offered = bool(self._owner_roles_offered())
+        self.owner_note.setText(f"Owner of record: {owner}" if owner else "")
+        self.owner_note.setVisible(bool(owner))
+        self.owner_button.setVisible(offered)
+
+    def use_owner_of_record(self) -> None:
+        """The owner of record, as a person or organization of the register, in each owner
+        role still empty (the county's mailing address becomes theirs)."""
+        parcel, roles = self.presenter.parcel, self._owner_roles_offered()
+        if parcel is None or not roles:
+            return
+        try:
+            party_id = owner_as_party(
+                self.database.uow(), self.clock, self.session.actor, parcel.id
+            )
+        except DeskError as e:
+            dialogs.warn(self, "Owner of record", str(e))
+            return
+        for role in roles:
+            self.set_party_id(role, party_id)
+        self._refresh_owner_offer()
+        self.party_rows[roles[0]].edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def new_parcel(self) -> None:
         typed = self.parcel_edit.text().strip()
@@ -870,6 +912,7 @@ class IntakeWindow(QWidget):
         party.note.style().polish(party.note)
         if party.role in (PartyRole.BUILDING_OWNER, PartyRole.LAND_OWNER):
             self._refresh_ownership()
+            self._refresh_owner_offer()
 
     def set_party_id(self, role: PartyRole, party_id: int) -> None:
         from db import queries
