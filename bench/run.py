@@ -16,6 +16,10 @@
    database of the bench server) with psycopg (bench/.cache; see ensure_enforcement_database).
 5 and 6. The Council reports (annual report .xlsx and .pdf, the BLDS export), each beside
    its floor.
+9. The county's parcel file (bench/parcels.py): a 50,000-parcel V10 file geodatabase read,
+   imported into an empty register and imported again with 500 owners changed, on SQLite and
+   PostgreSQL, each import beside the floor of inserting the same rows with executemany (target
+   at most 3x), and the importing process's peak memory (at most 500 MB). `--only parcels`.
 7. The counter flow on PostgreSQL (bench/counter.py): 8 processes × 250 permits through
    application, fees, checklist, payment and issue, beside 1 process × 250; permits per second,
    duplicate permit numbers, gaps in the series, errors. `--only counter` runs this alone.
@@ -44,7 +48,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from bench import counter
+from bench import counter, parcels
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = Path(__file__).resolve().parent / ".cache"
@@ -939,6 +943,11 @@ def print_enforcement_detail(detail: list[tuple[str, float, float]]) -> None:
 # --- the table -------------------------------------------------------------------------------
 
 
+def measure_parcels() -> list[Row]:
+    """9. The county's parcel file (bench/parcels.py), as rows of this table."""
+    return [Row(*row) for row in parcels.measure()]
+
+
 def print_table(rows: list[Row]) -> None:
     header = ("metric", "value", "floor", "ratio", "target", "result")
     lines = []
@@ -976,8 +985,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--only",
-        choices=["counter", "enforcement"],
-        help="run only this measurement (counter, enforcement: no 100k database is built)",
+        choices=["counter", "enforcement", "parcels"],
+        help="run only this measurement (counter, enforcement, parcels: no 100k database)",
     )
     parser.add_argument(
         "--counter-processes",
@@ -1012,6 +1021,11 @@ def main(argv: list[str] | None = None) -> int:
         print()
         counter.print_counter_table(runs)
         return 1 if counter.failed(runs) else 0
+    if args.only == "parcels":
+        rows = measure_parcels()
+        print()
+        print_table(rows)
+        return 1 if any(r.note.startswith("error") for r in rows) else 0
     if args.only == "enforcement":
         enf_only: list[tuple[str, float, float]] = []
         rows = measure_enforcement_list(args.rebuild, enf_only)
@@ -1036,6 +1050,7 @@ def main(argv: list[str] | None = None) -> int:
         rows.extend(measure_reports())
     enf_detail: list[tuple[str, float, float]] = []
     rows.extend(measure_enforcement_list(args.rebuild, enf_detail))
+    rows.extend(measure_parcels())
     runs = [] if args.no_counter else counter_flow()
     print()
     print_table(rows)

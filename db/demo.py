@@ -329,6 +329,11 @@ def _plan_town(
                 email=email,
             )
         town.owner_of_parcel.append(owner)
+        # The county's owner of record, in its capitals, with the mailing address.
+        row = town.parties[owner - ids.party - 1]
+        city_line = ", ".join(x for x in (row["city"], row["state"], row["zip"]) if x)
+        parcel["owner_name"] = str(row["name"]).upper()
+        parcel["owner_address"] = f"{row['address_line1']}, {city_line}".upper()
     town.owners = len(town.parties)
 
     # Contractors and designers, with their state credentials.

@@ -23,6 +23,7 @@ from desk.enforcement.model import (
     ServiceMethod,
     ViolationState,
 )
+from desk.enforcement.rules import housing_code_key
 
 c = schema.enforcement_case
 pc = schema.parcel
@@ -255,6 +256,16 @@ def case_facts(conn: Connection, case_ids: Iterable[int]) -> dict[int, CaseFacts
             notices=tuple(notices[r.id]),
         )
     return out
+
+
+def municipality_housing_code(conn: Connection, municipality_id: int) -> str:
+    """The housing code the municipality enforces now ("" for none): what a new case is
+    opened under, and how the section's texts cite the procedure."""
+    m = schema.municipality
+    settings = conn.execute(
+        select(m.c.settings).where(m.c.id == municipality_id)
+    ).scalar_one_or_none()
+    return housing_code_key(settings if isinstance(settings, dict) else None)
 
 
 def housing_code_days(conn: Connection, municipality_id: int) -> dict[str, int]:

@@ -15,6 +15,7 @@ from sqlalchemy import ColumnElement, Connection, Row, Select, exists, func, lit
 
 from db import occupancy_queries, schema
 from desk.dates import short_date
+from desk.domain.reports import code_citations
 from desk.enforcement import deadlines
 from desk.enforcement.model import (
     AddresseeRole,
@@ -35,6 +36,7 @@ from desk.enforcement.readmodels import (
     SpecialChargeRow,
     TimelineEntry,
 )
+from desk.enforcement.rules import DEFAULT_HOUSING_CODE
 
 c = schema.enforcement_case
 pc = schema.parcel
@@ -289,8 +291,11 @@ def timeline(conn: Connection, case_id: int) -> list[TimelineEntry]:
         events.append((on, rank, row_id, TimelineEntry(on, kind, text, section)))
 
     case = conn.execute(select(c).where(c.c.id == case_id)).one()
+    # The steps are cited as the case's code cites its procedure (Hudson 140-3, or Ch. 512).
+    step = code_citations(case.housing_code).step
     if case.origin.value == "observation":
-        add(case.opened_on, 0, 0, "case", f"Case {case.number} opened: {case.summary}", "140-2")
+        opened = f"Case {case.number} opened: {case.summary}"
+        add(case.opened_on, 0, 0, "case", opened, step("140-2"))
     for r in conn.execute(
         select(cp.c.id, cp.c.received_on, cp.c.channel, cp.c.description).where(
             cp.c.case_id == case_id
@@ -363,7 +368,7 @@ def timeline(conn: Connection, case_id: int) -> list[TimelineEntry]:
                 r.id,
                 "notice",
                 f"Emergency order issued to {who}: {', '.join(items)}",
-                "140-3H",
+                step("140-3H"),
             )
         else:
             add(
@@ -372,7 +377,7 @@ def timeline(conn: Connection, case_id: int) -> list[TimelineEntry]:
                 r.id,
                 "notice",
                 f"Notice of violation issued to {who}: {', '.join(items)}",
-                "140-3A",
+                step("140-3A"),
             )
         if r.hearing_on is not None:
             sent = (
@@ -386,7 +391,7 @@ def timeline(conn: Connection, case_id: int) -> list[TimelineEntry]:
                 r.id,
                 "hearing",
                 f"Hearing before the Common Council at {r.hearing_place}{sent}",
-                "140-3B",
+                step("140-3B"),
             )
         if r.decision is not None and r.decided_on is not None:
             add(
@@ -395,7 +400,7 @@ def timeline(conn: Connection, case_id: int) -> list[TimelineEntry]:
                 r.id,
                 "decision",
                 f"Common Council: notice {_DECISION_WORDS[r.decision]}: {r.findings}",
-                "140-3H" if r.kind is NoticeKind.EMERGENCY else "140-3C",
+                step("140-3H" if r.kind is NoticeKind.EMERGENCY else "140-3C"),
             )
     for r in conn.execute(
         select(sv, ad.c.name, ad.c.role)
@@ -409,7 +414,7 @@ def timeline(conn: Connection, case_id: int) -> list[TimelineEntry]:
             text += "; the agent must notify the owner by registered letter"
         if r.withdrawn_on is not None:
             text += f" (withdrawn {short_date(r.withdrawn_on)})"
-        add(r.served_on, 4, r.id, "service", text, "140-3A(4)")
+        add(r.served_on, 4, r.id, "service", text, step("140-3A(4)"))
         if r.returned_on is not None:
             add(
                 r.returned_on,
@@ -417,7 +422,7 @@ def timeline(conn: Connection, case_id: int) -> list[TimelineEntry]:
                 r.id,
                 "service",
                 f"Registered mail to {r.name} returned unclaimed: serve again",
-                "140-3A(4)",
+                step("140-3A(4)"),
             )
         if r.withdrawn_on is not None:
             add(
@@ -427,7 +432,7 @@ def timeline(conn: Connection, case_id: int) -> list[TimelineEntry]:
                 "correction",
                 f"Service on {r.name} of {short_date(r.served_on)} withdrawn, entered by "
                 f"mistake: {r.withdrawn_reason}",
-                "140-3A(4)",
+                step("140-3A(4)"),
             )
     for r in conn.execute(
         select(pe).join(n, n.c.id == pe.c.notice_id).where(n.c.case_id == case_id)
@@ -440,7 +445,7 @@ def timeline(conn: Connection, case_id: int) -> list[TimelineEntry]:
             f"Petition for a hearing filed by {r.petitioner} "
             f"({'timely' if r.timely else 'late'}): {r.grounds}"
             + (f" (withdrawn {short_date(r.withdrawn_on)})" if r.withdrawn_on else ""),
-            "140-3B",
+            step("140-3B"),
         )
         if r.withdrawn_on is not None:
             add(
@@ -450,13 +455,14 @@ def timeline(conn: Connection, case_id: int) -> list[TimelineEntry]:
                 "correction",
                 f"Petition by {r.petitioner} of {short_date(r.filed_on)} withdrawn, entered by "
                 f"mistake: {r.withdrawn_reason}",
-                "140-3B",
+                step("140-3B"),
             )
     for r in conn.execute(select(od).where(od.c.case_id == case_id)):
         words, section = _ORDER_WORDS[r.kind]
-        add(r.effective_on, 8, r.id, "order", words, section)
+        add(r.effective_on, 8, r.id, "order", words, step(section))
         if r.revoked_on is not None:
-            add(r.revoked_on, 8, r.id, "order", "Emergency order revoked after hearing", "140-3H")
+            revoked = "Emergency order revoked after hearing"
+            add(r.revoked_on, 8, r.id, "order", revoked, step("140-3H"))
         if r.superseded_on is not None:
             add(
                 r.superseded_on,
@@ -464,7 +470,7 @@ def timeline(conn: Connection, case_id: int) -> list[TimelineEntry]:
                 r.id,
                 "order",
                 "Emergency order modified after hearing",
-                "140-3H",
+                step("140-3H"),
             )
     for r in conn.execute(select(es).where(es.c.case_id == case_id)):
         add(r.decided_on, 9, r.id, "escalation", _escalation_words(r), "")
@@ -484,7 +490,7 @@ def timeline(conn: Connection, case_id: int) -> list[TimelineEntry]:
             why = next((n for n in reversed(x.notes.splitlines()) if n), "")
             text += f": {why[0].lower()}{why[1:]}" if why else ": cancelled"
         section = {"inspection": "140-2", "reinspection": "140-3A(3)"}.get(x.purpose, "140-10A")
-        add(x.scheduled_on, 1, 10**9 + x.id, "visit", text, section)
+        add(x.scheduled_on, 1, 10**9 + x.id, "visit", text, step(section))
     if case.closed_on is not None:
         reason = case.closed_reason.value if case.closed_reason else ""
         note = f": {case.close_note}" if case.close_note else ""
@@ -681,6 +687,7 @@ class HearingRow:
     decided_on: date | None
     findings: str
     items: tuple[HearingItem, ...]
+    housing_code: str = DEFAULT_HOUSING_CODE  # the notice's: the papers cite its procedure
 
 
 def _hearing_rows(conn: Connection, where: ColumnElement[bool]) -> list[HearingRow]:
@@ -730,6 +737,7 @@ def _hearing_rows(conn: Connection, where: ColumnElement[bool]) -> list[HearingR
                 decided_on=r.decided_on,
                 findings=r.findings or "",
                 items=tuple(HearingItem(i[0], i[1], i[2], i[3], i[4], i[5].value) for i in items),
+                housing_code=r.housing_code or DEFAULT_HOUSING_CODE,
             )
         )
     return out

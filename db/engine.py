@@ -56,9 +56,19 @@ def looks_remote(path: str | os.PathLike[str]) -> bool:
         return False
 
 
+def _casefold(text: Any) -> Any:
+    return text.casefold() if isinstance(text, str) else text
+
+
+def _sqlite_functions(dbapi_connection: Any) -> None:
+    # SQLite's lower() folds ASCII only: "MÜLLER" must find "Müller" (db.uow casefolded()).
+    dbapi_connection.create_function("casefold", 1, _casefold, deterministic=True)
+
+
 def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
     # The driver's own transaction handling is turned off; SQLAlchemy emits BEGIN (below).
     dbapi_connection.isolation_level = None
+    _sqlite_functions(dbapi_connection)
     cur = dbapi_connection.cursor()
     cur.execute("PRAGMA foreign_keys=ON")
     cur.execute("PRAGMA journal_mode=WAL")
@@ -82,6 +92,7 @@ def _sqlite_begin(conn: Any) -> None:
 
 def _sqlite_connect_read_only(dbapi_connection: Any, _record: Any) -> None:
     # No journal mode or sync to set: nothing is written.
+    _sqlite_functions(dbapi_connection)
     cur = dbapi_connection.cursor()
     cur.execute("PRAGMA foreign_keys=ON")
     cur.execute("PRAGMA busy_timeout=30000")

@@ -8,12 +8,15 @@ time through the session costs many times the rows themselves (bench/: parcels).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
-from dataclasses import asdict
+from dataclasses import fields
 from datetime import datetime
+from functools import lru_cache
+from json.encoder import encode_basestring_ascii as _json_string
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, insert, select, update
+from sqlalchemy import Connection, Table, bindparam, func, insert, select, text, update
 from sqlalchemy.orm import Session
 
 from db import audit_chain, schema, tracking
@@ -68,25 +71,97 @@ def register_parcels(conn: Connection, municipality_id: int) -> list[RegisterPar
     ]
 
 
+_FIELDS = tuple(f.name for f in fields(CountyParcel))
+
+
 def _values(parcel: CountyParcel) -> dict[str, Any]:
-    values = asdict(parcel)
+    """The parcel's columns (the classes as the JSON lists the table keeps)."""
+    values = {name: getattr(parcel, name) for name in _FIELDS}
     values["property_classes"] = list(parcel.property_classes)
     values["aux_classes"] = list(parcel.aux_classes)
     return values
 
 
+@lru_cache(maxsize=4096)
+def _classes_text(classes: tuple[str, ...]) -> str:
+    return json.dumps(list(classes), sort_keys=True)
+
+
 def _audit_text(value: Any) -> str | None:
-    if isinstance(value, tuple):
-        value = list(value)
+    """As db.tracking writes it, with the common kinds of an import first (it runs for every
+    field of every parcel)."""
+    if value.__class__ is str:
+        return value
+    if value.__class__ is tuple:
+        return _classes_text(value)
+    if value.__class__ is list:
+        return _classes_text(tuple(value))
     return tracking.audit_text(value)
 
 
-def _created(values: Mapping[str, Any]) -> list[dict[str, str | None]]:
-    return [
-        {"field": k, "old": None, "new": _audit_text(v)}
-        for k, v in values.items()
-        if v not in (None, "", [], ()) and k not in ("version",)
-    ]
+def _decimal_text(value: Any) -> str:
+    return f"{value:f}"  # acres and degrees exactly, as db.tracking writes finer quantities
+
+
+def _money_text(value: Any) -> str:
+    return f"{value:.2f}"
+
+
+# How each column of a new parcel reads in its audit row (the same words db.tracking writes).
+_TEXTS: dict[str, Callable[[Any], str]] = {
+    **dict.fromkeys(_FIELDS, str),
+    "property_classes": lambda v: _classes_text(tuple(v)),
+    "aux_classes": lambda v: _classes_text(tuple(v)),
+    "import_id": str,
+    "acres": _decimal_text,
+    "latitude": _decimal_text,
+    "longitude": _decimal_text,
+    **dict.fromkeys(
+        ("assessed_value", "land_value", "improvement_value", "fair_market_value"), _money_text
+    ),
+}
+
+
+_TEXT_FIELDS = tuple(name for name, as_text in _TEXTS.items() if as_text is str)
+_OTHER_FIELDS = tuple((name, as_text) for name, as_text in _TEXTS.items() if as_text is not str)
+_OPEN = {name: f'{{"field":"{name}","new":' for name in _TEXTS}
+_CLOSE = ',"old":null}'
+
+
+def _created_json(values: Mapping[str, Any]) -> str:
+    """The audit row's changes of a parcel the import creates (each field set, old -> new),
+    written straight as the JSON audit_chain.encoded_changes would make of the list of
+    {"field", "new", "old"} objects: the same characters, without building the objects (it
+    runs for every field of every parcel)."""
+    parts = []
+    for name in _TEXT_FIELDS:
+        value = values[name]
+        if value:
+            parts.append(_OPEN[name] + _json_string(str(value)) + _CLOSE)
+    for name, as_text in _OTHER_FIELDS:
+        value = values[name]
+        if value is not None and value != []:
+            parts.append(_OPEN[name] + _json_string(as_text(value)) + _CLOSE)
+    return "[" + ",".join(parts) + "]"
+
+
+def allocate_ids(conn: Connection, table: Table, n: int) -> list[int]:
+    """`n` new ids of the table, taken inside the writing transaction (SQLite: above the
+    largest, under the write lock; PostgreSQL: from the table's sequence), so the rows can be
+    inserted with plain executemany and their audit rows written beside them."""
+    if n == 0:
+        return []
+    if conn.dialect.name == "postgresql":
+        return sorted(
+            conn.scalars(
+                text(
+                    "SELECT nextval(pg_get_serial_sequence(:t, 'id')) FROM generate_series(1, :n)"
+                ),
+                {"t": table.name, "n": n},
+            )
+        )
+    last = conn.execute(select(func.max(table.c.id))).scalar() or 0
+    return list(range(last + 1, last + 1 + n))
 
 
 Progress = Callable[[int, int], None]
@@ -129,7 +204,16 @@ def apply_plan(
     record.id = import_id
     audit: list[dict[str, Any]] = [
         _audit_row(
-            at, user_id, "data_import", import_id, "create", _created(_import_values(record))
+            at,
+            user_id,
+            "data_import",
+            import_id,
+            "create",
+            [
+                {"field": k, "old": None, "new": _audit_text(v)}
+                for k, v in _import_values(record).items()
+                if v not in (None, "", [], {})
+            ],
         )
     ]
     total = plan.writes
@@ -147,29 +231,29 @@ def apply_plan(
     for start in range(0, len(plan.new), CHUNK):
         new = plan.new[start : start + CHUNK]
         rows = []
-        for fresh in new:
+        for parcel_id, fresh in zip(allocate_ids(conn, pc, len(new)), new, strict=True):
             values = _values(fresh.parcel)
+            changes = _created_json({**values, "import_id": import_id})
+            audit.append(_encoded_row(at, user_id, "parcel", parcel_id, "create", changes))
             values.update(
+                id=parcel_id,
                 municipality_id=municipality_id,
                 import_id=import_id,
                 legal_description="",
                 zoning_district="",
             )
             rows.append(values)
-        ids = conn.scalars(insert(pc).returning(pc.c.id, sort_by_parameter_order=True), rows).all()
-        for parcel_id, values in zip(ids, rows, strict=True):
-            changes = _created({k: v for k, v in values.items() if k != "municipality_id"})
-            audit.append(_audit_row(at, user_id, "parcel", parcel_id, "create", changes))
+        conn.execute(insert(pc), rows)
         _flush_audit(conn, audit)
         step(len(new))
 
     # Changed parcels: the county's fields (the house number only where it was blank).
     listed: list[int] = []
-    fields = list(COUNTY_FIELDS)
+    county = list(COUNTY_FIELDS)
     plain = update(pc).where(pc.c.id == bindparam("b_id"))
     plain = plain.values(
         {
-            **{f: bindparam(f"b_{f}") for f in fields},
+            **{f: bindparam(f"b_{f}") for f in county},
             "import_id": import_id,
             "version": pc.c.version + 1,
         }
@@ -181,14 +265,14 @@ def apply_plan(
         for item in chunk:
             values = _values(item.parcel)
             names = {c.field for c in item.changes}
-            params = {f"b_{f}": values[f] for f in fields}
+            params = {f"b_{f}": values[f] for f in county}
             params["b_id"] = item.parcel_id
             house = "house_number" in names
             if house:
                 params["b_house_number"] = item.parcel.house_number
             groups[house].append(params)
             old = register[item.parcel_id]
-            changes = [
+            updated = [
                 {
                     "field": name,
                     "old": _audit_text(
@@ -198,8 +282,8 @@ def apply_plan(
                 }
                 for name in sorted(names)
             ]
-            changes.append({"field": "import_id", "old": None, "new": str(import_id)})
-            audit.append(_audit_row(at, user_id, "parcel", item.parcel_id, "update", changes))
+            updated.append({"field": "import_id", "old": None, "new": str(import_id)})
+            audit.append(_audit_row(at, user_id, "parcel", item.parcel_id, "update", updated))
             if names & set(_LISTED):
                 listed.append(item.parcel_id)
         if groups[False]:
@@ -246,7 +330,26 @@ def _audit_row(
         "entity_id": entity_id,
         "permit_id": None,
         "action": action,
-        "changes": changes,
+        "changes_json": audit_chain.encoded_changes(changes),
+    }
+
+
+def _encoded_row(
+    at: datetime,
+    user_id: int | None,
+    entity: str,
+    entity_id: int,
+    action: str,
+    changes_json: str,
+) -> dict[str, Any]:
+    return {
+        "at": at,
+        "user_id": user_id,
+        "entity": entity,
+        "entity_id": entity_id,
+        "permit_id": None,
+        "action": action,
+        "changes_json": changes_json,
     }
 
 
@@ -254,5 +357,5 @@ def _flush_audit(conn: Connection, audit: list[dict[str, Any]], final: bool = Fa
     """Append the audit rows gathered so far (in chunks: the list does not grow with the
     file)."""
     if audit and (final or len(audit) >= CHUNK):
-        audit_chain.append(conn, audit)
+        audit_chain.append_encoded(conn, audit)
         audit.clear()

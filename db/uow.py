@@ -216,13 +216,21 @@ class ParcelRepo(SqlRepository[Parcel]):
         ).first()
 
 
+def casefolded(session: Session, column: Any, text: str) -> Any:
+    """`column` equals `text` with case folded as a person reads it: Unicode on both backends
+    (SQLite's own lower() folds ASCII only; db.engine gives it casefold())."""
+    wanted = " ".join(text.split())
+    if session.get_bind().dialect.name == "sqlite":
+        return func.casefold(column) == wanted.casefold()
+    return func.lower(column) == wanted.lower()
+
+
 class PartyRepo(SqlRepository[Party]):
     def find_by_name(self, name: str) -> list[Party]:
-        wanted = " ".join(name.split()).lower()
         pa = schema.party
         return list(
             self.session.scalars(
-                select(Party).where(func.lower(pa.c.name) == wanted).order_by(pa.c.id)
+                select(Party).where(casefolded(self.session, pa.c.name, name)).order_by(pa.c.id)
             )
         )
 
@@ -230,7 +238,7 @@ class PartyRepo(SqlRepository[Party]):
         c = schema.credential
         ids = select(c.c.party_id).where(
             (c.c.kind == kind.value)
-            & (func.lower(c.c.number) == number.strip().lower())
+            & casefolded(self.session, c.c.number, number)
             & c.c.superseded_by_id.is_(None)
         )
         return list(

@@ -16,7 +16,14 @@ from typing import Any
 from desk import __version__
 from desk.errors import DeskError
 from permitdesk import arguments as types
-from permitdesk import audit_commands, enforcement_commands, housing_commands, user_commands
+from permitdesk import (
+    audit_commands,
+    enforcement_commands,
+    housing_commands,
+    parcel_commands,
+    people_commands,
+    user_commands,
+)
 from ui.presenters import views  # plain text, no Qt
 
 
@@ -231,6 +238,8 @@ def build_parser() -> argparse.ArgumentParser:
     audit_commands.add_commands(sub, _Parser, _add_db_options)
     housing_commands.add_commands(sub, _Parser)  # occupancy limits (Hudson 140-7, 512-11)
     enforcement_commands.add_commands(sub, _Parser, _add_db_options)  # Hudson 140-3
+    parcel_commands.add_commands(sub, _Parser, _add_db_options)  # the county's parcel file
+    people_commands.add_commands(sub, _Parser, _add_db_options)  # contractors' spreadsheet
     return parser
 
 
@@ -787,6 +796,8 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "audit": lambda args: audit_commands.run(args, _url(args), UsageError),
     "housing": lambda args: housing_commands.run(args, UsageError),
     "enforcement": lambda args: enforcement_commands.run(args, _url(args), UsageError),
+    "parcels": lambda args: parcel_commands.run(args, _url(args), UsageError),
+    "people": lambda args: people_commands.run(args, _url, UsageError),
 }
 
 

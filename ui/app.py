@@ -93,9 +93,13 @@ def is_demo_database(database: Database) -> bool:
         return queries.is_demo(conn)
 
 
-def make_session(database: Database, actor: Actor) -> Session:
+def make_session(database: Database, actor: Actor, municipality_id: int | None = None) -> Session:
+    """The session in `municipality_id` (chosen at sign-in or by File → Switch municipality);
+    None, or one no longer in the register: its first (usually only) municipality."""
     with database.read() as conn:
-        municipality = queries.first_municipality(conn)
+        municipality = next(
+            (m for m in queries.municipalities(conn) if m[0] == municipality_id), None
+        ) or queries.first_municipality(conn)
         full_name = user_full_name(conn, actor.user_id)
         if municipality is not None:
             ordinance = queries.municipality_ordinance(conn, municipality[0])
@@ -315,6 +319,36 @@ def rendered_view(
                 licence_window.resize(*size)
                 shown = licence_window
             process_events(app)
+        if spec.section in ("people", "person"):  # people and organizations, a person's window
+            from db.party_queries import party_id_by_name
+            from ui.views.people import SECTION_TITLE as PEOPLE
+
+            window.show_section(PEOPLE)
+            process_events(app)
+            if spec.section == "person":
+                with database.read() as conn:
+                    party_id = party_id_by_name(conn, spec.permit_number)
+                if party_id is None:
+                    raise StartError(f"no person or organization named '{spec.permit_number}'")
+                person_window = window.people_view.open_person(party_id, spec.tab)
+                person_window.resize(*size)
+                shown = person_window
+            process_events(app)
+        if spec.section in ("parcels", "parcel"):  # the parcel register, a parcel's window
+            from db.parcel_queries import parcel_id_by_pin
+            from ui.views.parcels import SECTION_TITLE as PARCELS
+
+            window.show_section(PARCELS)
+            process_events(app)
+            if spec.section == "parcel":
+                with database.read() as conn:
+                    pid = parcel_id_by_pin(conn, session.municipality_id, spec.permit_number)
+                if pid is None:
+                    raise StartError(f"no parcel with PIN '{spec.permit_number}'")
+                parcel_window = window.parcels_view.open_parcel(pid)
+                parcel_window.resize(*size)
+                shown = parcel_window
+            process_events(app)
         if spec.section == "intake":
             if not kinds_for(session.municipality_key):  # code enforcement only (Hudson)
                 raise StartError(f"{session.municipality_name} has no permit kinds")
@@ -429,11 +463,17 @@ def _sweep_lapsed(database: Database, municipality_id: int) -> str:
     # an order.
     orders = sweep_notices(database.uow(), SystemClock(), municipality_id)
     if orders:
+        from db.enforcement_case_view import municipality_housing_code
+        from desk.domain.reports import code_citations
+
+        with database.read() as conn:  # cited as the municipality's code cites its procedure
+            code = municipality_housing_code(conn, municipality_id) or None
         cases = ", ".join(o.case_number for o in orders[:6])
         more = f" and {len(orders) - 6} more" if len(orders) > 6 else ""
         lines.append(
             f"{len(orders)} notice(s) of violation became orders, no petition having been filed "
-            f"within 10 days after service (140-3D): {cases}{more}."
+            f"within 10 days after service ({code_citations(code).step('140-3D')}): "
+            f"{cases}{more}."
         )
     # Hudson 140-10D: a licence suspended with no petition within 10 days is revoked.
     from desk.services.enforcement.licences import sweep_licences
@@ -448,6 +488,12 @@ def _sweep_lapsed(database: Database, municipality_id: int) -> str:
 def sign_in(database: Database, note: str, username: str) -> Actor | None:
     """The sign-in dialog, then the change of a first or reset password (Cancel at either
     quits): nobody works under a password an administrator knows."""
+    signed = sign_in_to(database, note, username)
+    return None if signed is None else signed[0]
+
+
+def sign_in_to(database: Database, note: str, username: str) -> tuple[Actor, int | None] | None:
+    """sign_in, with the municipality chosen in the dialog (None: the register's only one)."""
     from ui.login import LoginDialog
     from ui.views.users import change_own_password_dialog
 
@@ -460,7 +506,7 @@ def sign_in(database: Database, note: str, username: str) -> Actor | None:
         )
         if change.exec() != change.DialogCode.Accepted:
             return None
-    return login.actor
+    return login.actor, login.municipality_id
 
 
 def _interactive(database: Database, user: str | None) -> int:
@@ -474,6 +520,7 @@ def _interactive(database: Database, user: str | None) -> int:
     with database.read() as conn:
         first_run = queries.user_count(conn) == 0
     actor: Actor | None = None
+    municipality_id: int | None = None  # chosen at sign-in or by File → Switch municipality
     note = ""
     if first_run:
         actor, note, quit_now = _first_run(database)
@@ -484,9 +531,10 @@ def _interactive(database: Database, user: str | None) -> int:
     try:
         while True:  # again after a user is signed out (disabled while working)
             if actor is None:
-                actor = sign_in(database, note, user or "")
-                if actor is None:
+                signed = sign_in_to(database, note, user or "")
+                if signed is None:
                     return 0
+                actor, municipality_id = signed
             if not _ensure_municipality(database, actor):
                 dialogs.error(
                     None,
@@ -494,7 +542,7 @@ def _interactive(database: Database, user: str | None) -> int:
                     "This database has no municipality yet; an administrator must set it up.",
                 )
                 return 2
-            session = make_session(database, actor)
+            session = make_session(database, actor, municipality_id)
             # A read-only copy is looked at as it was copied: nothing lapses in it.
             swept = "" if database.read_only else _sweep_lapsed(database, session.municipality_id)
             window = MainWindow(database, session)
@@ -504,6 +552,10 @@ def _interactive(database: Database, user: str | None) -> int:
             window.load()
             window.show_home()  # what waits for this user first; Ctrl+F finds a permit
             app.exec()
+            if window.switch_to is not None:  # File → Switch municipality: the same user
+                municipality_id = window.switch_to
+                window.deleteLater()
+                continue
             if not window.sign_out_reason:
                 return 0
             actor, note, user = None, window.sign_out_reason, ""

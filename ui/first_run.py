@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
     QProgressBar,
@@ -25,7 +26,14 @@ from desk.clock import Clock, SystemClock
 from desk.domain.model import Actor
 from desk.services import users
 from ui import workers
-from ui.presenters.first_run import AdminForm, create_administrator, municipality_choices
+from ui.presenters.first_run import (
+    NEW_MUNICIPALITY,
+    AdminForm,
+    create_administrator,
+    municipality_choices,
+)
+from ui.presenters.new_municipality import NewMunicipalityForm, NewMunicipalityPresenter
+from ui.views.new_municipality import NewMunicipalityDialog
 
 DEMO = "demo"
 ADMIN = "admin"
@@ -81,9 +89,10 @@ class FirstRunDialog(QDialog):
         self.demo_button.clicked.connect(self.start_demo)
         self.empty_button = QCommandLinkButton(
             "Start with an empty database",
-            "Choose your municipality and create the first administrator.",
+            "Choose your municipality — Glendale, Hudson, New Lisbon or any other Wisconsin "
+            "city, village or town — and create the first administrator.",
         )
-        self.empty_button.clicked.connect(lambda: self.pages.setCurrentWidget(self.admin_page))
+        self.empty_button.clicked.connect(self.show_admin_page)
         self.welcome_error = QLabel()
         self.welcome_error.setObjectName("errorText")
         self.welcome_error.setWordWrap(True)
@@ -128,6 +137,17 @@ class FirstRunDialog(QDialog):
         self.municipality_box.setObjectName("municipality")
         for key, name in municipality_choices():
             self.municipality_box.addItem(name, key)
+        # Any other Wisconsin city, village or town: set up in the New municipality form, and
+        # created with the administrator below.
+        self.new_municipality: NewMunicipalityForm | None = None
+        self.another_button = QPushButton("Another &Wisconsin municipality…")
+        self.another_button.setObjectName("anotherMunicipality")
+        self.another_button.setAutoDefault(False)
+        self.another_button.clicked.connect(self.set_up_another)
+        municipality_row = QHBoxLayout()
+        municipality_row.setContentsMargins(0, 0, 0, 0)
+        municipality_row.addWidget(self.municipality_box, 1)
+        municipality_row.addWidget(self.another_button)
         self.username_edit = QLineEdit()
         self.username_edit.setObjectName("username")
         self.full_name_edit = QLineEdit()
@@ -146,7 +166,9 @@ class FirstRunDialog(QDialog):
             "password_again": self.password_again_edit,
         }
         form = QFormLayout()
-        form.addRow("&Municipality", self.municipality_box)
+        municipality_label = QLabel("&Municipality")
+        municipality_label.setBuddy(self.municipality_box)
+        form.addRow(municipality_label, municipality_row)
         form.addRow("&User name", self.username_edit)
         form.addRow("&Full name", self.full_name_edit)
         form.addRow("&Password", self.password_edit)
@@ -183,6 +205,10 @@ class FirstRunDialog(QDialog):
         layout.addStretch(1)
         layout.addWidget(buttons)
         return page
+
+    def show_admin_page(self) -> None:
+        self.pages.setCurrentWidget(self.admin_page)
+        self.municipality_box.setFocus()  # the page's first field
 
     # --- demo ---------------------------------------------------------------------------
 
@@ -225,13 +251,40 @@ class FirstRunDialog(QDialog):
 
     # --- administrator ------------------------------------------------------------------
 
+    def set_up_another(self) -> NewMunicipalityDialog:
+        """Another Wisconsin municipality…: the New municipality form (what was typed before,
+        when it is opened again); created with the administrator."""
+        dialog = NewMunicipalityDialog(
+            self, form=self.new_municipality, ok_text="&Use this municipality"
+        )
+        dialog.accepted.connect(lambda: self._use_new(dialog))
+        dialog.open()
+        return dialog
+
+    def _use_new(self, dialog: NewMunicipalityDialog) -> None:
+        self.new_municipality = dialog.presenter.form
+        box = self.municipality_box
+        at = box.findData(NEW_MUNICIPALITY)
+        if at < 0:
+            box.addItem("", NEW_MUNICIPALITY)
+            at = box.count() - 1
+        box.setItemText(at, dialog.presenter.checked_name)
+        box.setCurrentIndex(at)
+        self.admin_error.setVisible(False)
+        self.username_edit.setFocus()
+
     def form(self) -> AdminForm:
+        key = str(self.municipality_box.currentData() or "")
+        spec = None
+        if key == NEW_MUNICIPALITY and self.new_municipality is not None:
+            spec = NewMunicipalityPresenter(self.new_municipality).spec()
         return AdminForm(
-            municipality=str(self.municipality_box.currentData() or ""),
+            municipality=key,
             username=self.username_edit.text(),
             full_name=self.full_name_edit.text(),
             password=self.password_edit.text(),
             password_again=self.password_again_edit.text(),
+            new_municipality=spec,
         )
 
     def create_admin(self) -> None:

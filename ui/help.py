@@ -51,7 +51,12 @@ FIXED_SHORTCUTS: tuple[tuple[str, tuple[tuple[Keys, str], ...]], ...] = (
         "Sections",
         (
             ("Ctrl+1", "Sections with pages: the first page (Ctrl+2 the second, …)"),
-            (StdKey.Find, "Sections with pages: go to the page's search"),
+            (
+                StdKey.Find,
+                "Sections with pages or their own search (Parcels, People, Code enforcement, "
+                "Rooming houses): go to the search",
+            ),
+            ("Ctrl+E", "Parcels, People: edit the parcel or person chosen (in their windows too)"),
             ("Ctrl+R", "Inspections: new inspection request"),
             ("Ctrl+J", "Code enforcement: take a complaint"),
             ("Alt+Up", "Inspector's day: the stop earlier in the route"),
@@ -78,6 +83,7 @@ FIXED_SHORTCUTS: tuple[tuple[str, tuple[tuple[Keys, str], ...]], ...] = (
         "New application",
         (
             (StdKey.Save, "Save the application"),
+            ("Alt+N", "Use the parcel's owner of record as the owner"),
             (StdKey.Close, "Close the form (asks first when something is not saved)"),
         ),
     ),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QComboBox,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
@@ -13,6 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from db import queries
 from db.database import Database
 from desk.clock import SystemClock
 from desk.domain.model import Actor
@@ -62,6 +64,21 @@ class LoginDialog(QDialog):
         form = QFormLayout()
         form.addRow("&User name", self.username_edit)
         form.addRow("&Password", self.password_edit)
+        # A register with several municipalities: the one to work in, the last one used on
+        # this computer first. The session works in one at a time (File → Switch municipality).
+        with database.read() as conn:
+            self.municipalities = queries.municipalities(conn)
+        last = settings.read_text(settings.LAST_MUNICIPALITY) if remember else ""
+        self.municipality_box = QComboBox()
+        self.municipality_box.setObjectName("municipality")
+        for mid, key, name in self.municipalities:
+            self.municipality_box.addItem(name, mid)
+            if key == last:
+                self.municipality_box.setCurrentIndex(self.municipality_box.count() - 1)
+        if len(self.municipalities) > 1:
+            form.addRow("&Municipality", self.municipality_box)
+        else:
+            self.municipality_box.setVisible(False)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
@@ -102,4 +119,16 @@ class LoginDialog(QDialog):
         self.actor = actor
         if self.remember:
             settings.write(settings.LAST_USERNAME, self.presenter.username)
+            if self.municipality_key:
+                settings.write(settings.LAST_MUNICIPALITY, self.municipality_key)
         self.accept()
+
+    @property
+    def municipality_id(self) -> int | None:
+        """The municipality chosen to work in; None when the register has none yet."""
+        data = self.municipality_box.currentData()
+        return int(data) if data is not None else None
+
+    @property
+    def municipality_key(self) -> str:
+        return next((k for i, k, _n in self.municipalities if i == self.municipality_id), "")

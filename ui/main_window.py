@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QDialog,
     QHBoxLayout,
@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from db import queries
 from db.changes import Change
 from db.database import Database
 from db.user_queries import user_access
@@ -57,7 +58,12 @@ from ui.views.licensing import SECTION_TITLE as LICENSING
 from ui.views.licensing import LicensingView
 from ui.views.municipality import SECTION_TITLE as MUNICIPALITY
 from ui.views.municipality import MunicipalityView
+from ui.views.new_municipality import new_municipality_dialog
 from ui.views.occupancy import OccupancyWindow, open_occupancy
+from ui.views.parcels import SECTION_TITLE as PARCELS
+from ui.views.parcels import ParcelsView
+from ui.views.people import SECTION_TITLE as PEOPLE
+from ui.views.people import PeopleView
 from ui.views.permits import PermitsView
 from ui.views.reports import SECTION_TITLE as REPORTS
 from ui.views.reports import ReportsView
@@ -101,6 +107,7 @@ class MainWindow(QMainWindow):
         self.fee_calculator: FeeCalculatorWindow | None = None
         self.occupancy_window: OccupancyWindow | None = None
         self.intake_window: IntakeWindow | None = None
+        self.parcel_import_dialog: QDialog | None = None  # File → Import parcels…
         self.setWindowTitle(session.window_title)
 
         source = SqlPermitSource(
@@ -130,6 +137,23 @@ class MainWindow(QMainWindow):
             (HOME, self.home_view),
             (PERMITS, self.permits_view),
         ]
+        # The parcel register, in every municipality (Hudson's cases and licences choose their
+        # property from it); the steps follow the roles and the services check again.
+        self.parcels_view = ParcelsView(
+            database,
+            session,
+            self.clock,
+            self,
+            open_case=lambda cid: self.enforcement_view.open_case(cid),
+            open_licence=lambda lid: self.rooming_view.open_licence(lid),
+        )
+        self.parcels_view.open_permit.connect(self.open_permit)
+        self.sections.append((PARCELS, self.parcels_view))
+        # People and organizations (owners, contractors, designers, payers): every role reads
+        # them; the corrections follow the roles and the services check again.
+        self.people_view = PeopleView(database, session, self.clock, self)
+        self.people_view.open_permit.connect(self.open_permit)
+        self.sections.append((PEOPLE, self.people_view))
         self.deadlines_view = DeadlinesView(database, session, self.clock, self)
         self.deadlines_view.open_permit.connect(self.open_permit)
         self.sections.append((DEADLINES, self.deadlines_view))
@@ -203,6 +227,8 @@ class MainWindow(QMainWindow):
             self.users_view = UsersView(database, session, self.clock, self)
             self.sections.append((USERS, self.users_view))
         self.sign_out_reason = ""
+        # File → Switch municipality: the municipality the app re-opens this window for (ui.app).
+        self.switch_to: int | None = None
         self.signed_out.connect(self.sign_out)
         database.signed_out_listeners.append(self._refused)
         self.nav = QListWidget(self)
@@ -285,10 +311,37 @@ class MainWindow(QMainWindow):
             menu.addAction(action)
             self.addAction(action)  # shortcuts work while the menu bar is hidden too
         menu.addAction(self.folder_action)
+        # The county's parcel file: the clerk and the administrator (the service checks again).
+        self.import_parcels_action = QAction("Import p&arcels…", self)
+        self.import_parcels_action.setObjectName("fileImportParcels")
+        self.import_parcels_action.triggered.connect(self.open_parcel_import)
+        if not allowed(self.session.actor, Permission.IMPORT_DATA):
+            from ui.presenters.import_jobs import who_may
+
+            why = who_may(Permission.IMPORT_DATA)
+            self.import_parcels_action.setEnabled(False)
+            self.import_parcels_action.setToolTip(why)
+            self.import_parcels_action.setStatusTip(why)
+        menu.addAction(self.import_parcels_action)
+        # The contractors' spreadsheet, as the People section's button does.
+        self.import_contractors_action = QAction("Import &contractors…", self)
+        self.import_contractors_action.setObjectName("fileImportContractors")
+        self.import_contractors_action.triggered.connect(self.people_view.import_contractors)
+        self.import_contractors_action.setEnabled(self.import_parcels_action.isEnabled())
+        self.import_contractors_action.setToolTip(self.import_parcels_action.toolTip())
+        self.import_contractors_action.setStatusTip(self.import_parcels_action.statusTip())
+        menu.addAction(self.import_contractors_action)
+        menu.setToolTipsVisible(True)  # a greyed entry says who may
         menu.addSeparator()
         self.password_action = QAction("Change my &password…", self)
         self.password_action.triggered.connect(self.change_my_password)
         menu.addAction(self.password_action)
+        # The app works in one municipality at a time: another of this register re-opens the
+        # window for it, the same user signed in.
+        self.switch_action = QAction("Switch &municipality…", self)
+        self.switch_action.setObjectName("fileSwitchMunicipality")
+        self.switch_action.triggered.connect(self.choose_municipality)
+        menu.addAction(self.switch_action)
         menu.addSeparator()
         menu.addAction(self.quit_action)
         self.addAction(self.quit_action)
@@ -329,6 +382,15 @@ class MainWindow(QMainWindow):
             action = self.admin_menu.addAction(title)
             action.setObjectName(f"admin:{title}")
             action.triggered.connect(lambda _checked=False, t=title: self.show_section(t))
+        # Another Wisconsin municipality in this register (then offered to switch to).
+        self.new_municipality_action: QAction | None = None
+        if allowed(self.session.actor, Permission.MANAGE_MUNICIPALITY):
+            if self.admin_menu is None:
+                self.admin_menu = self.menuBar().addMenu("&Administration")
+            self.admin_menu.addSeparator()
+            self.new_municipality_action = self.admin_menu.addAction("New municipality…")
+            self.new_municipality_action.setObjectName("admin:New municipality")
+            self.new_municipality_action.triggered.connect(self.new_municipality)
 
     def _build_status_bar(self) -> None:
         bar = self.statusBar()
@@ -422,6 +484,70 @@ class MainWindow(QMainWindow):
         self.sign_out_reason = reason
         QTimer.singleShot(0, self.close)  # after the slot that met the refusal has returned
 
+    def municipalities(self) -> list[tuple[int, str, str]]:
+        with self.database.read() as conn:
+            return queries.municipalities(conn)
+
+    def choose_municipality(self) -> bool:
+        """File → Switch municipality: another of the register's, chosen from a list."""
+        here = self.session.municipality_id
+        others = self.municipalities()
+        if len(others) < 2:
+            dialogs.inform(
+                self,
+                "Switch municipality",
+                f"This register has only the {self.session.municipality_name}. An administrator "
+                "sets up another under Administration → New municipality.",
+            )
+            return False
+        names = [name for _id, _key, name in others]
+        current = next((n for n, (mid, _k, _name) in enumerate(others) if mid == here), 0)
+        name = dialogs.choose(
+            self, "Switch municipality", "Work in the municipality:", names, current
+        )
+        chosen = next((m for m in others if m[2] == name), None)
+        if chosen is None or chosen[0] == here:
+            return False
+        return self.switch_municipality(chosen[0], chosen[1])
+
+    def switch_municipality(self, municipality_id: int, key: str = "") -> bool:
+        """Close every window of this municipality; the app re-opens the main window for the
+        other one (ui.app), the same user signed in. False when a window kept its edits."""
+        self.switch_to = municipality_id
+        if not self.close():
+            self.switch_to = None  # unsaved edits kept: staying here
+            return False
+        if key and self.remember_geometry:
+            settings.write(settings.LAST_MUNICIPALITY, key)  # preselected at the next sign-in
+        return True
+
+    def new_municipality(self) -> QDialog:
+        """Administration → New municipality: any Wisconsin city, village or town, created in
+        this register; then offered to switch to."""
+        dialog = new_municipality_dialog(self, self.database.uow, self.clock, self.session.actor)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.accepted.connect(lambda: self._municipality_created(dialog.presenter.created_id))
+        dialog.open()
+        return dialog
+
+    def _municipality_created(self, municipality_id: int | None) -> None:
+        # Asked once the dialog has closed: switching closes this window.
+        QTimer.singleShot(0, lambda: self._offer_switch(municipality_id))
+
+    def _offer_switch(self, municipality_id: int | None) -> None:
+        created = next((m for m in self.municipalities() if m[0] == municipality_id), None)
+        if created is None:
+            return
+        self.statusBar().showMessage(f"The {created[2]} is set up.", 10_000)
+        if dialogs.ask(
+            self,
+            "New municipality",
+            f"The {created[2]} is set up in this register. Switch to it now? (File → Switch "
+            "municipality goes back and forth.)",
+            default_yes=True,
+        ):
+            self.switch_municipality(created[0], created[1])
+
     def change_my_password(self) -> QDialog:
         """File → Change my password."""
         dialog = change_own_password_dialog(self, self.database, self.session.actor, self.clock)
@@ -457,6 +583,10 @@ class MainWindow(QMainWindow):
             self.enforcement_view.load()  # makes the orders due today (140-3D)
         if self.rooming_view.loaded:
             self.rooming_view.load()  # revokes the licences due today (140-10D)
+        if self.parcels_view.loaded:
+            self.parcels_view.load()
+        if self.people_view.loaded:
+            self.people_view.load()
         if self.fee_calculator is not None:
             self._schedule_changed()
 
@@ -474,8 +604,19 @@ class MainWindow(QMainWindow):
                 window.reload()
         here = self.stack.currentIndex()
         shown = self.sections[here][1] if 0 <= here < len(self.sections) else None
+        if shown is not self.parcels_view:  # shown, its load reads them again
+            self.parcels_view.reload_windows()  # a parcel's permits, cases, history
+        # A person's new address or renewed credential: the People list when shown, the
+        # person's windows, and the permits' windows (their Parties tab checks credentials).
+        people = [c.entity for c in changes if c.entity in ("party", "credential")]
+        self.people_view.changed_elsewhere([c.entity for c in changes], shown is self.people_view)
+        if people:
+            for window in self.permit_windows.values():
+                if window.permit_id not in permit_ids:
+                    window.reload()
         lists: list[QWidget | None] = [
             self.home_view,
+            self.parcels_view,
             self.deadlines_view,
             self.inspections_view,
             self.bonds_view,
@@ -621,6 +762,7 @@ class MainWindow(QMainWindow):
             return False
         self.stack.setCurrentIndex(row)
         widget = self.sections[row][1] if 0 <= row < len(self.sections) else None
+        self._find_key(widget)
         if self.gl_accounts_view is not None and widget is self.gl_accounts_view:
             self.gl_accounts_view.load()  # another administrator may have changed a mapping
         view = self.fee_schedules_view
@@ -640,6 +782,10 @@ class MainWindow(QMainWindow):
             self.licensing_view.load()  # licences expire and vacate dates pass with the day
         if widget is self.enforcement_view:
             self.enforcement_view.load()  # windows close and orders fall due with the day
+        if widget is self.parcels_view:
+            self.parcels_view.load()  # imports and corrections from every workstation
+        if widget is self.people_view:
+            self.people_view.load()  # imports and corrections from every workstation
         if widget is self.rooming_view:
             self.rooming_view.load()  # licences expire and are revoked with the day (140-10D)
         if self.municipality_view is not None and widget is self.municipality_view:
@@ -648,6 +794,16 @@ class MainWindow(QMainWindow):
             if money_view is not None and widget is money_view:
                 money_view.load()  # other workstations take payments and close drawers too
         return True
+
+    def _find_key(self, shown: QWidget | None) -> None:
+        """A section with a search of its own (Ctrl+F) takes the key while it is shown: with
+        Find Permit holding it too, Qt would fire neither."""
+        action = getattr(self, "find_action", None)  # the first section is shown before it
+        if action is None:
+            return
+        find = QKeySequence(QKeySequence.StandardKey.Find)
+        own = shown is not None and any(s.key() == find for s in shown.findChildren(QShortcut))
+        action.setShortcut(QKeySequence() if own else find)
 
     def _schedule_changed(self) -> None:
         """A new fee schedule version: the calculator prices with it from now on."""
@@ -673,6 +829,10 @@ class MainWindow(QMainWindow):
             fees_tab = window.tab_pages.get("fees")
             if fees_tab is not None and hasattr(fees_tab, "take_payment"):
                 fees_tab.take_payment.connect(self.take_payment_for)
+            # The Parties tab's Credentials… opens the person's window here (one per person).
+            parties_tab = window.tab_pages.get("parties")
+            if parties_tab is not None and hasattr(parties_tab, "person_bar"):
+                parties_tab.person_bar.person_opener = self.people_view.open_person
             self.permit_windows[permit_id] = window
             window.reload()
         window.show()
@@ -699,6 +859,30 @@ class MainWindow(QMainWindow):
             window = self.permit_windows.get(permit_id)
             if window is not None:
                 window.reload()
+
+    def open_parcel_import(self) -> QDialog:
+        """File → Import parcels…: one window at a time, raised when already open."""
+        from ui.views.parcel_import import open_parcel_import
+
+        dialog = self.parcel_import_dialog
+        if dialog is None:
+            opened = open_parcel_import(self, self.database, self.session, self.clock)
+            opened.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            opened.imported.connect(self._parcels_imported)
+            opened.finished.connect(self._parcel_import_closed)
+            self.parcel_import_dialog = dialog = opened
+        dialog.show()
+        dialog.raise_()
+        dialog.activateWindow()
+        return dialog
+
+    def _parcel_import_closed(self) -> None:
+        self.parcel_import_dialog = None
+
+    def _parcels_imported(self, _import_id: int) -> None:
+        """The register's parcels changed: the lists that show them read them again."""
+        self.permits_view.refresh()
+        self.parcels_view.load()
 
     def open_street_repaving(self) -> bool:
         """Tools → Street repaving…: record a repaving on the street register (§435-8.I)."""

@@ -17,6 +17,8 @@ MAIN_GEOMETRY = "main/geometry"
 MAIN_STATE = "main/state"
 PERMITS_HEADER = "permits/header"
 LAST_USERNAME = "login/last_username"
+# The municipality last worked in on this computer (its key), for a register that has several.
+LAST_MUNICIPALITY = "login/last_municipality"
 PERMIT_WINDOW_GEOMETRY = "permit_window/geometry"
 FEE_CALCULATOR_GEOMETRY = "fee_calculator/geometry"
 NEW_FEE_VERSION_GEOMETRY = "new_fee_version/geometry"

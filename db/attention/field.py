@@ -10,10 +10,12 @@ from sqlalchemy import Connection, select
 
 from db import schema
 from db.attention.counter import permit_what
+from db.enforcement_case_view import municipality_housing_code
 from db.enforcement_queries import case_rows
 from db.inspection_queries import inspector_day, overdue_orders, week
 from desk.dates import stop_time
 from desk.domain.attention import ENFORCEMENT, INSPECTIONS, Item
+from desk.domain.reports import code_citations
 from desk.enforcement.readmodels import CaseFilter
 from desk.services.inspections import RouteStop
 
@@ -86,13 +88,19 @@ def stop_work_in_force(conn: Connection, municipality_id: int) -> list[Item]:
 def notices_unserved(conn: Connection, municipality_id: int, today: date) -> list[Item]:
     """Cases whose notice of violation waits to be served on an addressee (Hudson 140-3A(4)):
     the Code enforcement list's own filter."""
+    rows = case_rows(conn, municipality_id, today, CaseFilter.NOT_SERVED)
+    if not rows:
+        return []
+    # Cited as the municipality's code cites its procedure (Hudson 140-3A(4), or Ch. 512).
+    cited = code_citations(municipality_housing_code(conn, municipality_id) or None).step
     return [
         Item(
             f"{r.number} · {r.address}",
-            "Notice issued; serve it personally, by registered mail or by posting (140-3A(4))",
+            "Notice issued; serve it personally, by registered mail or by posting "
+            f"({cited('140-3A(4)')})",
             section=ENFORCEMENT,
         )
-        for r in case_rows(conn, municipality_id, today, CaseFilter.NOT_SERVED)
+        for r in rows
     ]
 
 

@@ -123,6 +123,10 @@ LABELS = {
     "vacate_days": "Vacate period",
     "fee_schedule_date": "Fee schedule date",
     "c404_high_value": "C-404 high-value threshold",
+    "kind": "Kind",
+    "county": "County",
+    "placename": "PLACENAME",
+    "housing_code": "Housing code",
 }
 
 

@@ -451,6 +451,23 @@ class CodeCitations:
     def title(self) -> str:
         return f"Code enforcement ({self.procedure})"
 
+    @property
+    def numbers_its_procedure(self) -> bool:
+        """The steps of code enforcement (notice, service, petition, hearing, order) are
+        Hudson 140-3's, 140-2's and 140-10's; only Hudson ch. 140 numbers them."""
+        return self.key == DEFAULT_HOUSING_CODE
+
+    def step(self, section: str) -> str:
+        """A procedure step's citation, given by its Hudson section ('140-3B'): that section
+        for Hudson ch. 140; for a code that numbers no procedure of its own, the code's
+        procedure as a whole ('Ch. 512')."""
+        return section if self.numbers_its_procedure else self.procedure
+
+    def heading(self, label: str, section: str) -> str:
+        """A heading citing a procedure step: 'Service (140-3A(4))' for Hudson ch. 140; the
+        label alone for a code that numbers no procedure ('Service')."""
+        return cite(label, section if self.numbers_its_procedure else "")
+
     def grounds(self, text: str) -> str:
         """A condemnation's grounds as the register keeps them ('B(1), B(3)'), cited in full
         ('140-11B(1), 140-11B(3)') where the code numbers its condemnation section."""

@@ -171,7 +171,7 @@ class SourceFile:
             )
         if size == 0:
             raise ImportFileError(f"{shown} is empty.")
-        self._csv_rows: list[list[str]] | None = None
+        self._csv_rows: list[tuple[int, list[str]]] | None = None
         suffix = self.path.suffix.lower()
         if self.path.is_dir() and suffix != ".gdb":
             raise ImportFileError(f"{shown} is a folder, not a file geodatabase (.gdb).")
@@ -237,7 +237,7 @@ class SourceFile:
 
     def _layers(self) -> tuple[LayerInfo, ...]:
         if self._csv_rows is not None:
-            header = self._csv_rows[0] if self._csv_rows else []
+            header = self._csv_rows[0][1] if self._csv_rows else []
             return (LayerInfo(self.path.stem, _unique(header), len(self._csv_rows) - 1),)
         if self.kind == "xlsx":
             return _xlsx_layers(self.path, self.name)
@@ -313,15 +313,23 @@ def _decode(raw: bytes, shown: str) -> str:
     )
 
 
-def _csv_table(raw: bytes, shown: str) -> list[list[str]]:
+def _csv_table(raw: bytes, shown: str) -> list[tuple[int, list[str]]]:
+    """(the line the row starts on, its cells) of every row that is not blank; the heading
+    first."""
     text = _decode(raw, shown)
     sample = text[:65536]
     try:
         dialect: Any = csv.Sniffer().sniff(sample, delimiters=",;\t|")
     except csv.Error:
         dialect = csv.excel
+    rows: list[tuple[int, list[str]]] = []
     try:
-        rows = [row for row in csv.reader(io.StringIO(text, newline=""), dialect) if any(row)]
+        reader = csv.reader(io.StringIO(text, newline=""), dialect)
+        last = 0
+        for row in reader:
+            if any(cell.strip() for cell in row):
+                rows.append((last + 1, row))  # a quoted cell may run over several lines
+            last = reader.line_num
     except csv.Error as e:
         raise ImportFileError(f"{shown} is not a CSV file Permit Desk can read ({e}).") from None
     if len(rows) < 2:
@@ -330,15 +338,15 @@ def _csv_table(raw: bytes, shown: str) -> list[list[str]]:
 
 
 def _csv_chunks(
-    rows: list[list[str]], columns: tuple[str, ...], wanted: list[str]
+    rows: list[tuple[int, list[str]]], columns: tuple[str, ...], wanted: list[str]
 ) -> Iterator[list[Row]]:
     at = {name: i for i, name in enumerate(columns)}
     index = [(name, at[name]) for name in wanted]
     for start in range(1, len(rows), CHUNK):
         chunk = []
-        for offset, raw in enumerate(rows[start : start + CHUNK]):
+        for line, raw in rows[start : start + CHUNK]:
             values = {n: (raw[i].strip() if i < len(raw) else "") for n, i in index}
-            chunk.append(Row(start + offset + 1, values))  # +1: the heading is line 1
+            chunk.append(Row(line, values))  # the file's own line, blank lines counted
         yield chunk
 
 
@@ -429,54 +437,64 @@ def _quoted(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
+def _gis_points(where: str, info: LayerInfo, shown: str) -> dict[int, tuple[str, str]]:
+    """Each shape's point as (longitude, latitude) in WGS 84 degrees, by feature id: a point on
+    its surface (inside the parcel, unlike a centroid), through GDAL's SQLite dialect in one
+    pass over the layer."""
+    import pyogrio.raw
+
+    geometry = _quoted(_geometry_column(where, info))
+    point = f"ST_Transform(ST_PointOnSurface({geometry}), 4326)"
+    # rowid + 0: a GeoPackage would take a bare rowid for the feature id and leave it out.
+    sql = (
+        f"SELECT rowid + 0 AS feature_no, ST_X({point}) AS x, ST_Y({point}) AS y "
+        f"FROM {_quoted(info.name)}"
+    )
+    try:
+        _meta, _fids, _geom, (fids, xs, ys) = pyogrio.raw.read(
+            where, sql=sql, sql_dialect="SQLITE", read_geometry=False
+        )
+    except Exception as e:
+        raise _gdal_error(shown, e) from None
+    return {int(f): (_text(x), _text(y)) for f, x, y in zip(fids, xs, ys, strict=True)}
+
+
 def _gis_chunks(
     where: str, info: LayerInfo, wanted: list[str], points: bool, shown: str
 ) -> Iterator[list[Row]]:
     import pyogrio.raw
 
+    located = _gis_points(where, info, shown) if points else {}
     total = info.rows
     start = 0
     while True:
         try:
-            if points:
-                # GDAL's SQLite dialect: a point on the shape's surface, in WGS 84 degrees.
-                geometry = _geometry_column(where, info)
-                point = f"ST_Transform(ST_PointOnSurface({_quoted(geometry)}), 4326)"
-                columns = ", ".join(_quoted(c) for c in wanted) or "1"
-                sql = (
-                    f"SELECT {columns}, ST_X({point}) AS {LON}, ST_Y({point}) AS {LAT} "
-                    f"FROM {_quoted(info.name)}"
-                )
-                meta, _fids, _geom, fields = pyogrio.raw.read(
-                    where,
-                    sql=sql,
-                    sql_dialect="SQLITE",
-                    read_geometry=False,
-                    skip_features=start,
-                    max_features=CHUNK,
-                )
-            else:
-                meta, _fids, _geom, fields = pyogrio.raw.read(
-                    where,
-                    layer=info.name,
-                    columns=wanted,
-                    read_geometry=False,
-                    skip_features=start,
-                    max_features=CHUNK,
-                )
+            meta, fids, _geom, fields = pyogrio.raw.read(
+                where,
+                layer=info.name,
+                columns=wanted,
+                read_geometry=False,
+                skip_features=start,
+                max_features=CHUNK,
+                return_fids=True,
+            )
         except Exception as e:
             raise _gdal_error(shown, e) from None
         names = [str(c) for c in meta["fields"]]
-        n = len(fields[0]) if len(fields) else 0
+        n = len(fids) if fids is not None else 0
         if n == 0:
             return
         columns_data = [
             [v.strip() if isinstance(v, str) else _text(v) for v in column] for column in fields
         ]
-        yield [
-            Row(start + i + 1, {name: columns_data[j][i] for j, name in enumerate(names)})
-            for i in range(n)
-        ]
+        chunk = []
+        for i in range(n):
+            values = {name: columns_data[j][i] for j, name in enumerate(names)}
+            point = located.get(int(fids[i]))
+            if point is not None:
+                values[LON], values[LAT] = point
+            chunk.append(Row(start + i + 1, values))
+        yield chunk
         start += n
         if n < CHUNK or (total is not None and start >= total):
             return

@@ -52,9 +52,11 @@ TARGETS: tuple[Target, ...] = (
 TARGET_KEYS = tuple(t.key for t in TARGETS)
 LABELS = {t.key: t.label for t in TARGETS}
 
-# Targets whose columns are joined with spaces (the V10 address parts); "acres" takes the
-# first column that is neither blank nor zero; any other target takes the first not blank.
-JOINED = frozenset({"house_number", "street", "unit", "owner_address"})
+# Targets whose columns are joined (the V10 address parts): the house number's with nothing
+# between (ADDNUMPREFIX N, ADDNUM 1234, ADDNUMSUFFIX A: the grid address "N1234A"), the others
+# with spaces; "acres" takes the first column that is neither blank nor zero; any other target
+# takes the first column that is not blank.
+JOINED = {"house_number": "", "street": " ", "unit": " ", "owner_address": " "}
 
 V10 = "v10"
 CUSTOM = "custom"

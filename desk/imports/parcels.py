@@ -29,6 +29,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
+from functools import lru_cache
 
 from desk.domain.search import STREET_ABBREVIATIONS
 from desk.imports.files import LAT, LON, Row
@@ -254,7 +255,12 @@ def street_text(parts: Iterable[str]) -> str:
     """The street from its parts (V10 PREFIX, STREETNAME, STREETTYPE, SUFFIX, or one line):
     'S', 'PRAIRIE', 'STREET' -> 'S Prairie St'. After a highway prefix (USH, STH, CTH) the
     route keeps its capitals: 'CTH VV', 'USH 14/61'."""
-    tokens = " ".join(p for p in parts if p).split()
+    return _street(" ".join(p for p in parts if p))
+
+
+@lru_cache(maxsize=8192)  # a municipality has a few hundred streets, each on many rows
+def _street(line: str) -> str:
+    tokens = line.split()
     if not tokens:
         return ""
     if tokens[0].upper() in _HIGHWAY_PREFIXES:
@@ -285,6 +291,7 @@ def _split_site_address(line: str) -> tuple[str, str, str]:
     return number, street_text(tokens), unit
 
 
+@lru_cache(maxsize=1024)
 def city_text(place: str) -> str:
     """The city line from a place name: 'CITY OF WESTBY' -> 'Westby'; 'Glendale' as typed."""
     text = " ".join(place.split())
@@ -301,6 +308,7 @@ def place_key(place: str) -> str:
     return " ".join(place.split()).casefold()
 
 
+@lru_cache(maxsize=1024)
 def classes(text: str) -> tuple[str, ...]:
     """'4, 5M' -> ('4', '5M'); 'X4,S1' -> ('X4', 'S1'); repeats kept once, in order."""
     out: list[str] = []
@@ -323,6 +331,7 @@ def _decimal(text: str, label: str) -> Decimal | None:
     return value
 
 
+@lru_cache(maxsize=65536)  # assessments repeat across a municipality's parcels
 def _money(text: str, label: str) -> Decimal | None:
     value = _decimal(text, label)
     if value is None:
@@ -333,7 +342,8 @@ def _money(text: str, label: str) -> Decimal | None:
     return value.quantize(Decimal("0.01"), rounding=ROUND_HALF_EVEN)
 
 
-def _acres(texts: Iterable[str], label: str) -> Decimal | None:
+@lru_cache(maxsize=65536)
+def _acres(texts: tuple[str, ...], label: str) -> Decimal | None:
     """The first of the columns that is neither blank nor zero (V10: assessed, deed, GIS)."""
     for text in texts:
         value = _decimal(text, label)
@@ -345,6 +355,7 @@ def _acres(texts: Iterable[str], label: str) -> Decimal | None:
     return None
 
 
+@lru_cache(maxsize=256)
 def _year(text: str, label: str) -> int | None:
     text = text.strip()
     if not text:
@@ -373,11 +384,17 @@ class RowReader:
         self.cols = {key: mapping.of(key) for key in LABELS}
 
     def _get(self, values: Mapping[str, str], key: str) -> str:
-        cols = self.cols.get(key, ())
-        if key in JOINED:
-            return " ".join(v for v in (values.get(c, "").strip() for c in cols) if v)
+        """The field's text (values arrive stripped from desk.imports.files)."""
+        cols = self.cols[key]
+        if not cols:
+            return ""
+        if len(cols) == 1:
+            return values.get(cols[0], "")
+        joint = JOINED.get(key)
+        if joint is not None:
+            return joint.join(v for v in (values.get(c, "") for c in cols) if v)
         for c in cols:
-            v = values.get(c, "").strip()
+            v = values.get(c, "")
             if v:
                 return v
         return ""
@@ -397,10 +414,16 @@ class RowReader:
         if street:
             street = street_text([street])
         site = g(values, "site_address")
-        if site and not street:
-            site_number, street, site_unit = _split_site_address(site)
-            house = house or site_number
-            unit = unit or site_unit
+        notes: list[Note] = []
+        if site:
+            site_number, site_street, site_unit = _split_site_address(site)
+            if not street:
+                house, street, unit = house or site_number, site_street, unit or site_unit
+            elif (site_number, site_street.casefold()) != (house.upper(), street.casefold()):
+                shown = " ".join(x for x in (house, street) if x)
+                notes.append(
+                    Note(line, pin, f"the site address '{site}' differs from its parts ({shown})")
+                )
         city = g(values, "city")
         lat = g(values, "latitude") or values.get(LAT, "")
         lon = g(values, "longitude") or values.get(LON, "")
@@ -418,7 +441,7 @@ class RowReader:
             zip=g(values, "zip")[:10],
             property_classes=classes(g(values, "property_classes")),
             aux_classes=classes(g(values, "aux_classes")),
-            acres=_acres((values.get(c, "") for c in self.cols["acres"]), LABELS["acres"]),
+            acres=_acres(tuple(values.get(c, "") for c in self.cols["acres"]), LABELS["acres"]),
             assessed_value=_money(g(values, "assessed_value"), LABELS["assessed_value"]),
             land_value=_money(g(values, "land_value"), LABELS["land_value"]),
             improvement_value=_money(g(values, "improvement_value"), LABELS["improvement_value"]),
@@ -427,7 +450,8 @@ class RowReader:
             latitude=_degrees(lat, "Latitude", 90),
             longitude=_degrees(lon, "Longitude", 180),
         )
-        notes = []
+        if parcel.owner_name and not parcel.owner_address:
+            notes.append(Note(line, pin, "the owner of record has no mailing address"))
         odd = [c for c in parcel.property_classes if c not in PROPERTY_CLASSES]
         odd += [c for c in parcel.aux_classes if c not in AUX_CLASSES]
         if odd:

@@ -24,19 +24,26 @@ from desk.domain.municipality import ImageKind, LetterheadVersion, MunicipalityI
 from desk.domain.permissions import Permission, require
 from desk.domain.reports import HIGH_VALUE_SETTING, high_value_threshold
 from desk.enforcement import licences as rooming
+from desk.enforcement.rules import HOUSING_CODE_SETTING, NO_HOUSING_CODE, housing_code_key
 from desk.errors import NotFound, ValidationError
+from desk.housing.codes import housing_code_keys
 from desk.services import cashiering
 from desk.services.fees import FEE_DATE_SETTING
+from desk.services.setup import COUNTIES, KINDS
 from desk.services.uow import UnitOfWork
 from desk.services.versions import check_version
 
 REPORTS_KEY = "reports"  # settings["reports"]: read by db.report_queries.heading
+# What the municipality is and what it enforces (set up by desk.services.setup): its kind and
+# county, its PLACENAME in the county's parcel file, and the housing code ("none" for none).
+PLACE_FIELDS = ("kind", "county", "placename", HOUSING_CODE_SETTING)
 SETTING_FIELDS = (
     *CASHIERING_KEYS,
     "vacate_days",
     "fee_schedule_date",
     "c404_high_value",
     "rooming_licence_fee",
+    *PLACE_FIELDS,
 )
 FIELDS = (
     *rules.PRINTED_TEXT_FIELDS,
@@ -82,6 +89,11 @@ class MunicipalitySettings:
     version_from: datetime | None  # when the one in force began
     record_version: int = 0  # the municipality row's, which a save sends back (StaleEdit)
     rooming_licence_fee: Decimal | None = None  # None: the Council has not set it (none shipped)
+    kind: str = ""  # city, village or town ("" when never set)
+    county: str = ""
+    placename: str = ""  # as the county's parcel file names it: CITY OF WESTBY
+    housing_code: str = NO_HOUSING_CODE  # hudson-140, ch-512 or "none"
+    ordinance: str = ""  # the shipped permit kinds and fee schedule it follows ("" none)
 
     def value(self, field: str) -> Any:
         """A field's value as update_municipality takes it."""
@@ -193,6 +205,11 @@ def municipality_settings(uow: UnitOfWork, municipality_id: int) -> Municipality
             version_from=max((v.effective_at for v in versions), default=None),
             record_version=muni.version,
             rooming_licence_fee=rooming.licence_fee(muni.settings),
+            kind=str(muni.settings.get("kind") or ""),
+            county=str(muni.settings.get("county") or ""),
+            placename=str(muni.settings.get("placename") or ""),
+            housing_code=housing_code_key(muni.settings) or NO_HOUSING_CODE,
+            ordinance=muni.ordinance or "",
         )
 
 
@@ -275,6 +292,15 @@ def update_municipality(
                 else:
                     settings[rooming.FEE_SETTING] = str(fee)  # money as text in the JSON
                 changed.append("rooming_licence_fee")
+        for key in PLACE_FIELDS:
+            if key in changes:
+                value = _place_value(key, changes[key])
+                now = housing_code_key(settings) or NO_HOUSING_CODE
+                if value != (now if key == HOUSING_CODE_SETTING else settings.get(key, "")):
+                    # A new housing code applies to cases opened from now on; a case keeps
+                    # the code it was opened under.
+                    settings[key] = value
+                    changed.append(key)
         if settings != muni.settings:
             muni.settings = settings
         if any(k in rules.PRINTED_FIELDS for k in changed):
@@ -282,6 +308,28 @@ def update_municipality(
         if changed:
             uow.commit()
         return tuple(changed)
+
+
+def _place_value(key: str, value: Any) -> str:
+    """A PLACE_FIELDS value as stored, checked as the New municipality form checks it."""
+    label = rules.LABELS[key]
+    text = " ".join(str(value or "").split())
+    if key == "kind":
+        if text.lower() not in KINDS:
+            raise ValidationError(label, "choose city, village or town")
+        return text.lower()
+    if key == "county":
+        county = next((c for c in COUNTIES if c.lower() == text.lower()), "")
+        if not county:
+            raise ValidationError(label, f"'{text}' is not a Wisconsin county")
+        return county
+    if key == "placename":
+        if len(text) > 150:
+            raise ValidationError(label, "at most 150 characters")
+        return text.upper()  # the county's file writes it in capitals
+    if text != NO_HOUSING_CODE and text not in housing_code_keys():
+        raise ValidationError(label, f"no housing code '{text}' is shipped")
+    return text
 
 
 def _vacate_days(value: Any) -> int:

@@ -127,7 +127,7 @@ def _bare_name(name: str, kind: str) -> str:
     text = " ".join(name.split())
     for k in KINDS:
         prefix = f"{k} of "
-        if text.lower().startswith(prefix):
+        if f"{text.lower()} ".startswith(prefix):  # 'City of' alone names no place
             return text[len(prefix) :].strip()
     return text
 
@@ -142,6 +142,8 @@ def check_new_municipality(spec: NewMunicipality) -> CheckedMunicipality:
         raise ValidationError("name", "enter the municipality's name, e.g. Westby")
     if len(place) > 150:
         raise ValidationError("name", "at most 150 characters")
+    if not spec.county.strip():
+        raise ValidationError("county", "choose the county the municipality is in")
     county = next((c for c in COUNTIES if c.lower() == spec.county.strip().lower()), "")
     if not county:
         raise ValidationError("county", f"'{spec.county.strip()}' is not a Wisconsin county")

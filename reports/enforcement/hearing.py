@@ -22,6 +22,7 @@ from reportlab.platypus.flowables import Flowable
 
 from db.enforcement_queries import HearingRow
 from desk.domain.documents import Letterhead
+from desk.domain.reports import code_citations
 from desk.enforcement.readmodels import NoticeDocument, TimelineEntry
 from reports.common import (
     INK,
@@ -82,19 +83,21 @@ def _inspector(letterhead: Letterhead | Sequence[str]) -> tuple[str, str]:
 
 
 def hearing_notice_text(h: HearingRow) -> str:
+    step = code_citations(h.housing_code).step  # Hudson 140-3, or the code's own procedure
     after = (
         "After the hearing the Common Council shall continue the order in effect, modify it "
-        "or revoke it (140-3H)."
+        f"or revoke it ({step('140-3H')})."
         if h.kind == "emergency"
         else "After the hearing the Common Council shall sustain, modify or withdraw the notice, "
         "depending upon its findings as to whether the provisions of the housing code have "
-        "been complied with (140-3C)."
+        f"been complied with ({step('140-3C')})."
     )
     return (
         f"Your petition for a hearing on the {notice_words(h, lower=True)} has been received. "
         f"The hearing before the Common Council will be held on {day(h.hearing_on)} at "
-        f"{h.place} (140-3B). At the hearing you will be given an opportunity to be heard and "
-        f"to show cause why the notice should not be complied with (140-3B). {after}"
+        f"{h.place} ({step('140-3B')}). At the hearing you will be given an opportunity to be "
+        "heard and to show cause why the notice should not be complied with "
+        f"({step('140-3B')}). {after}"
     )
 
 
@@ -102,6 +105,7 @@ def render_hearing_notice(h: HearingRow, letterhead: Letterhead | Sequence[str],
     """The written notice of the hearing's date, time and place to each petitioner (140-3B),
     a page each."""
     regular, st = _styles()
+    under = code_citations(h.housing_code).step("140-3B")
     name = municipality_name(letterhead)
     signer, title = _inspector(letterhead)
     story: list[Flowable] = []
@@ -121,7 +125,7 @@ def render_hearing_notice(h: HearingRow, letterhead: Letterhead | Sequence[str],
         story += [
             *header(name, letterhead, st),
             para(HEARING_NOTICE_TITLE, st["title"]),
-            para("Written notice to the petitioner under 140-3B", st["label"]),
+            para(f"Written notice to the petitioner under {under}", st["label"]),
             Spacer(1, 8),
             facts_table(facts, st["label"], st["body"], 1.4 * inch, padding=3),
             Spacer(1, 10),
@@ -147,14 +151,15 @@ def render_hearing_notice(h: HearingRow, letterhead: Letterhead | Sequence[str],
 def decision_text(h: HearingRow) -> str:
     if h.decision is None or h.decided_on is None:
         return "No decision of the Common Council is recorded yet."
+    step = code_citations(h.housing_code).step
     verb = _DECISION["emergency" if h.kind == "emergency" else "notice"][h.decision]
     what = "the emergency order" if h.kind == "emergency" else "the notice"
-    section = "140-3H" if h.kind == "emergency" else "140-3C"
+    section = step("140-3H" if h.kind == "emergency" else "140-3C")
     if h.decision == "withdraw" and h.kind != "emergency":
         return f"On {day(h.decided_on)} the Common Council withdrew {what} ({section})."
     tail = ""
     if h.kind != "emergency" and h.decision in ("sustain", "modify"):
-        tail = " The notice is deemed to be an order (140-3C)."
+        tail = f" The notice is deemed to be an order ({step('140-3C')})."
     return f"On {day(h.decided_on)} the Common Council {verb} {what} ({section}).{tail}"
 
 
@@ -190,6 +195,7 @@ def render_hearing_record(
     the decision (140-3C) and the correction dates as they now stand, the notices and orders
     of the matter (the case's timeline), then a copy of each notice as issued."""
     regular, st = _styles()
+    c = code_citations(h.housing_code)
     name = municipality_name(letterhead)
     cell = ParagraphStyle("cell", st["cell"])
     facts = [
@@ -223,14 +229,14 @@ def render_hearing_record(
         para(RECORD_TITLE, st["title"]),
         para(
             "Summarized, reduced to writing and entered as a matter of public record in the "
-            "offices of the Common Council (140-3F)",
+            f"offices of the Common Council ({c.step('140-3F')})",
             st["label"],
         ),
         Spacer(1, 8),
         facts_table(facts, st["label"], st["base"], 1.3 * inch, padding=3),
-        para("Petitions (140-3B)", st["section"]),
+        para(c.heading("Petitions", "140-3B"), st["section"]),
         _table(("Petitioner", "Filed", "", "Grounds"), petitions, (1.7, 0.8, 0.6, 3.9), cell),
-        para("Summary of the proceedings and findings (140-3F)", st["section"]),
+        para(c.heading("Summary of the proceedings and findings", "140-3F"), st["section"]),
         para(h.findings or "Not yet recorded.", st["body"]),
         para("Decision of the Common Council", st["section"]),
         para(decision_text(h), st["body"]),
@@ -241,7 +247,7 @@ def render_hearing_record(
             (0.9, 3.0, 1.2, 1.0, 0.9),
             cell,
         ),
-        para("Notices and orders of the matter (140-3F)", st["section"]),
+        para(c.heading("Notices and orders of the matter", "140-3F"), st["section"]),
         _table(("Date", "Section", "What"), matter, (0.85, 0.85, 5.3), cell),
         Spacer(1, 6),
         para(
@@ -270,11 +276,17 @@ def render_hearing_record(
 
 
 def render_hearing_docket(
-    on: date, rows: Sequence[HearingRow], letterhead: Letterhead | Sequence[str], out: Path
+    on: date,
+    rows: Sequence[HearingRow],
+    letterhead: Letterhead | Sequence[str],
+    out: Path,
+    code: str = "",
 ) -> None:
     """The hearings before the Common Council on `on` (140-3B): case, address, the notice heard
-    and its date, the petitioner(s) and the place."""
+    and its date, the petitioner(s) and the place, cited as the hearings' code cites its
+    procedure (`code`, the municipality's, when there is none)."""
     regular, st = _styles()
+    step = code_citations(rows[0].housing_code if rows else (code or None)).step
     name = municipality_name(letterhead)
     cell = ParagraphStyle("cell", st["cell"])
     data = [
@@ -290,7 +302,7 @@ def render_hearing_docket(
     story: list[Flowable] = [
         *header(name, letterhead, st),
         para(DOCKET_TITLE, st["title"]),
-        para(f"Hearings of {day(on)} (140-3B)", st["label"]),
+        para(f"Hearings of {day(on)} ({step('140-3B')})", st["label"]),
         Spacer(1, 10),
     ]
     if data:
@@ -309,7 +321,7 @@ def render_hearing_docket(
         para(
             f"{len(rows)} {'hearing' if len(rows) == 1 else 'hearings'}. At each hearing the "
             "petitioner is given an opportunity to be heard and to show cause why the notice "
-            "should not be complied with (140-3B).",
+            f"should not be complied with ({step('140-3B')}).",
             st["label"],
         )
     )

@@ -22,6 +22,7 @@ from reportlab.platypus import CondPageBreak, KeepTogether, PageBreak, Spacer, T
 from reportlab.platypus.flowables import Flowable
 
 from desk.domain.documents import Letterhead
+from desk.domain.reports import CodeCitations, code_citations
 from desk.enforcement.readmodels import NoticeDocument, NoticeDocumentItem
 from desk.housing.codes import HousingCodeError, load_housing_code
 from reports.common import (
@@ -43,6 +44,7 @@ NOTICE_TITLE = "Notice of violation"
 EMERGENCY_TITLE = "Emergency order"
 # 140-3B, 140-3D, 140-3H: the petition is filed in (or made to) the Building Inspector's office.
 PETITION_OFFICE = "the office of the Building Inspector"
+HUDSON = code_citations("hudson-140")
 
 
 def title_of(doc: NoticeDocument) -> str:
@@ -85,48 +87,53 @@ def signer_title(letterhead: Letterhead | Sequence[str], signer: str) -> str:
     return "Building Inspector"
 
 
-def service_text() -> str:
-    """140-3A(4), in the ordinance's words."""
+def service_text(c: CodeCitations = HUDSON) -> str:
+    """140-3A(4), in the ordinance's words (the procedure Permit Desk follows for every code;
+    a code that numbers none cites its own, desk.domain.reports.CodeCitations.step)."""
     return (
         "This notice is served upon the owner or his agent or the occupant, as the case may "
         "require. It is properly served if a copy is served personally, or is sent by "
         "registered mail to the last known address, or is posted in a conspicuous place in or "
         "about the dwelling affected, or is served by any other method authorized or required "
-        "under the laws of this state (140-3A(4))."
+        f"under the laws of this state ({c.step('140-3A(4)')})."
     )
 
 
-def petition_text(doc: NoticeDocument, letterhead: Letterhead | Sequence[str]) -> str:
+def petition_text(
+    doc: NoticeDocument, letterhead: Letterhead | Sequence[str], c: CodeCitations = HUDSON
+) -> str:
     """The right to a hearing before the Common Council (140-3B; 140-3H for an order)."""
     where = f"{PETITION_OFFICE}, {office_address(letterhead)}"
     if doc.kind == "emergency":
+        both = "140-3H, 140-3B" if c.numbers_its_procedure else c.procedure
         return (
             "Upon petition to the Building Inspector you shall be afforded a hearing before the "
-            "Common Council as soon as possible (140-3H, 140-3B). File a written petition "
+            f"Common Council as soon as possible ({both}). File a written petition "
             f"requesting the hearing, with a brief statement of the grounds for it, in {where}. "
             "The order remains in effect until the Common Council continues, modifies or "
-            "revokes it after the hearing (140-3H)."
+            f"revokes it after the hearing ({c.step('140-3H')})."
         )
     return (
         "You may request a hearing on this notice before the Common Council by filing a "
         "written petition requesting the hearing, with a brief statement of the grounds for "
-        f"it, in {where}, within 10 days after service of this notice (140-3B). If no petition "
-        "is filed within 10 days after service, this notice automatically becomes an order "
-        "(140-3D)."
+        f"it, in {where}, within 10 days after service of this notice ({c.step('140-3B')}). If "
+        "no petition is filed within 10 days after service, this notice automatically becomes "
+        f"an order ({c.step('140-3D')})."
     )
 
 
-def effect_text(doc: NoticeDocument) -> str:
+def effect_text(doc: NoticeDocument, c: CodeCitations = HUDSON) -> str:
     if doc.kind == "emergency":
         return (
             "The Building Inspector finds that an emergency exists which requires immediate "
             "action to protect the public health. This order is effective immediately, from "
-            f"{day(doc.issued_on)}, and the action below must be taken at once (140-3H)."
+            f"{day(doc.issued_on)}, and the action below must be taken at once "
+            f"({c.step('140-3H')})."
         )
     return (
         "The Building Inspector has determined that there are reasonable grounds to believe "
         "that the provisions below, which affect the health or safety of the occupants or of "
-        "the public, are violated at the dwelling named above (140-3A)."
+        f"the public, are violated at the dwelling named above ({c.step('140-3A')})."
     )
 
 
@@ -169,6 +176,7 @@ def notice_story(
     section = ParagraphStyle(
         "section", st["base"], fontName=bold, fontSize=11, leading=14, spaceBefore=8
     )
+    c = code_citations(doc.housing_code)  # the code the case was opened under
     title = title_of(doc)
     title_style = st["title"]
     if doc.kind == "emergency":
@@ -180,11 +188,11 @@ def notice_story(
         ("Housing code", code_name(doc.housing_code)),
     ]
     if doc.kind == "emergency":
-        facts.append(("Effective", f"Immediately, {day(doc.issued_on)} (140-3H)"))
+        facts.append(("Effective", f"Immediately, {day(doc.issued_on)} ({c.step('140-3H')})"))
     people = list(doc.addressees) if to is None else [doc.addressees[to]]
     to_rows = [(role.capitalize(), f"{name}, {address}") for role, name, address in people]
     others = [a for n, a in enumerate(doc.addressees) if to is not None and n != to]
-    under = "140-3H" if doc.kind == "emergency" else "140-3A"
+    under = c.step("140-3H" if doc.kind == "emergency" else "140-3A")
     story: list[Flowable] = [
         *header(municipality_name(letterhead), letterhead, st),
         para(title, title_style),
@@ -206,16 +214,18 @@ def notice_story(
     story += [
         CondPageBreak(1.2 * inch),
         para(
-            "Reasons for this order (140-3H)"
+            c.heading("Reasons for this order", "140-3H")
             if doc.kind == "emergency"
-            else "Reasons for this notice (140-3A(2))",
+            else c.heading("Reasons for this notice", "140-3A(2)"),
             section,
         ),
-        para(effect_text(doc), body),
+        para(effect_text(doc, c), body),
         Spacer(1, 4),
         para(doc.statement, body),
         CondPageBreak(1.6 * inch),
-        para("Violations, remedial action and time to correct (140-3A(3), (5))", section),
+        para(
+            c.heading("Violations, remedial action and time to correct", "140-3A(3), (5)"), section
+        ),
         para(
             "Each violation below is to be corrected by its date. The remedial action given for "
             "it outlines what, if done, will bring the dwelling into compliance.",
@@ -224,19 +234,21 @@ def notice_story(
         Spacer(1, 4),
         *(_item(k, item, st) for k, item in enumerate(doc.items, 1)),
         # A heading stays with its text; the right to a hearing with the signature.
-        KeepTogether([para("Service (140-3A(4))", section), para(service_text(), body)]),
+        KeepTogether(
+            [para(c.heading("Service", "140-3A(4)"), section), para(service_text(c), body)]
+        ),
     ]
     signer = doc.issued_by
     hearing_head = (
-        "Emergency order: hearing (140-3H)"
+        c.heading("Emergency order: hearing", "140-3H")
         if doc.kind == "emergency"
-        else "Your right to a hearing (140-3B)"
+        else c.heading("Your right to a hearing", "140-3B")
     )
     story.append(
         KeepTogether(
             [
                 para(hearing_head, section),
-                para(petition_text(doc, letterhead), body),
+                para(petition_text(doc, letterhead, c), body),
                 Spacer(1, 26),
                 *signature(
                     st,

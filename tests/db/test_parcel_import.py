@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from db import schema
+from db import audit_chain, schema
 from db.database import Database, open_database
 from db.engine import sqlite_url
 from desk.clock import FixedClock
@@ -200,7 +200,8 @@ def test_the_states_own_sample_imports_its_westby_parcels_and_reports_its_bad_ro
         "WESTBY": 1,
         "CHRISTIANA": 1,
     }
-    assert {n.pin for n in done.plan.notes} == {"291006410000", "291006620001"}  # S1, W10
+    # Classes S1 and W10 are not the State's; one owner has no mailing address.
+    assert {n.pin for n in done.plan.notes} == {"291006410000", "291006620001", "291005770000"}
     ulland = _parcels(database)["291005820000"]
     assert (ulland.house_number, ulland.street, ulland.owner_name) == (
         "306",
@@ -302,6 +303,7 @@ def test_a_reimport_updates_the_countys_fields_lists_conflicts_and_missing_and_a
             .scalars()
             .all()
         )
+        assert list(audit_chain.breaks(conn)) == []  # every row written in bulk chains
     owner_rows = [c for changes in rows_ for c in changes if c["field"] == "owner_name"]
     assert owner_rows == [
         {"field": "owner_name", "old": "OWNER 2 & SPOUSE 2", "new": "NEW OWNER LLC"}
@@ -486,3 +488,10 @@ def test_a_file_with_no_parcels_of_the_place_writes_nothing(
             file_sha256=source.sha256(),
             choice=choice,
         )
+
+
+def test_a_rows_line_is_the_csv_files_own_with_blank_lines_counted(tmp_path: Path) -> None:
+    path = tmp_path / "owners.csv"
+    path.write_text('PARCELID,OWNERNME1\n\n1,"ANNA\nSCHMIDT"\n,\n2,BOB\n', encoding="utf-8")
+    rows = list(SourceFile(path).rows())
+    assert [(r.line, r.values["PARCELID"]) for r in rows] == [(3, "1"), (6, "2")]

@@ -41,6 +41,7 @@ from ui.presenters.views import (
     ISSUE,
     LICENCE_FILTERS,
     PERMIT_TABS,
+    PERSON_TABS,
     REPORT_PAGES,
     SECTIONS,
     TREASURER_PAGES,
@@ -52,6 +53,8 @@ TODAY = date(2026, 12, 1)
 # Placeholders the test fills with a real permit from the demo register.
 ISSUED = "{issued}"
 PENDING = "{pending}"
+PERSON = "{person}"  # a contractor with a state credential
+PARCEL = "{parcel}"  # the parcel with the most permits
 
 
 @dataclass(frozen=True)
@@ -80,6 +83,8 @@ def _cases() -> list[Case]:
     cases += [Case(f"permit:{ISSUED}:{tab}") for tab in PERMIT_TABS]
     cases += [Case(f"permit:{PENDING}:{tab}") for tab in ("summary", "checklist", "fees")]
     cases.append(Case(f"permit:{PENDING}:{ISSUE}", "inspector"))
+    cases += [Case(f"person:{PERSON}:{tab}", "clerk") for tab in PERSON_TABS]
+    cases.append(Case(f"parcel:{PARCEL}", "clerk"))
     # New Lisbon's kinds and fees give the intake form other rows (the emergency, the paving).
     cases += [
         Case(view, "admin", "new_lisbon")
@@ -107,7 +112,7 @@ def demos(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Databa
 
 def _fill(view: str, database: Database) -> str:
     """The view with a real permit: the latest issued one, or an application the inspector
-    may issue."""
+    may issue; or a real contractor (one with a state credential)."""
     with database.read() as conn:
         issued = conn.execute(
             text("SELECT number FROM permit WHERE number IS NOT NULL ORDER BY id DESC LIMIT 1")
@@ -118,7 +123,24 @@ def _fill(view: str, database: Database) -> str:
                 "ORDER BY id DESC LIMIT 1"
             )
         ).scalar_one()
-    return view.replace(ISSUED, issued).replace(PENDING, f"#{pending}")
+        person = conn.execute(
+            text(
+                "SELECT id FROM party WHERE id IN (SELECT party_id FROM credential) "
+                "ORDER BY id LIMIT 1"
+            )
+        ).scalar_one()
+        parcel = conn.execute(
+            text(
+                "SELECT pin FROM parcel JOIN permit ON permit.parcel_id = parcel.id "
+                "GROUP BY parcel.id, pin ORDER BY count(*) DESC, parcel.id LIMIT 1"
+            )
+        ).scalar_one()
+    return (
+        view.replace(ISSUED, issued)
+        .replace(PENDING, f"#{pending}")
+        .replace(PERSON, f"#{person}")
+        .replace(PARCEL, parcel)
+    )
 
 
 # --- the clipping check -------------------------------------------------------------------

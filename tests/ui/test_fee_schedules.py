@@ -247,6 +247,8 @@ def test_a_clerk_does_not_see_the_fee_schedules_section(qtbot: QtBot, sample: Sa
     assert window.section_titles() == [
         "Needs attention",
         "Permits",
+        "Parcels",
+        "People",
         "Deadlines",
         "Inspections",
         "Bonds & Insurance",
@@ -263,6 +265,8 @@ def test_a_clerk_does_not_see_the_fee_schedules_section(qtbot: QtBot, sample: Sa
     assert admin.section_titles() == [
         "Needs attention",
         "Permits",
+        "Parcels",
+        "People",
         "Deadlines",
         "Inspections",
         "Bonds & Insurance",

@@ -220,6 +220,8 @@ def test_the_navigation_lists_only_sections_that_work(main_window: MainWindow) -
         "Permits",
         "   My open applications",  # saved searches, indented under Permits
         "   Lapsing in 30 days",
+        "Parcels",
+        "People",
         "Deadlines",
         "Inspections",
         "Bonds & Insurance",
@@ -243,7 +245,15 @@ def test_the_administration_menu_opens_each_administrators_section(
     menu = main_window.admin_menu
     assert menu is not None
     titles = [a.text() for a in menu.actions()]
-    assert titles == ["Users", "Municipality", "GL accounts", "Fee schedules"]
+    # The sections, then (after a separator) setting up another municipality.
+    assert titles == [
+        "Users",
+        "Municipality",
+        "GL accounts",
+        "Fee schedules",
+        "",
+        "New municipality…",
+    ]
     menu.actions()[0].trigger()
     assert main_window.current_section_title() == "Users"
 

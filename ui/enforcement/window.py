@@ -24,6 +24,7 @@ from db import occupancy_queries as oq
 from db.enforcement_case_view import CaseFacts, case_facts
 from db.letterheads import letterhead_as_of
 from desk.domain.permissions import Permission, allowed
+from desk.domain.reports import code_citations
 from desk.errors import DeskError
 from desk.services.enforcement import complaints
 from ui import dialogs
@@ -85,7 +86,7 @@ class CaseWindow(QWidget):
         self.hearing_notice_button = QPushButton("Print hearin&g notice…", self)
         self.hearing_notice_button.setObjectName("printHearingNotice")
         self.hearing_record_button = QPushButton("Print record of hearing…", self)
-        self.hearing_record_button.setToolTip(f"Record of hearing (140-3F), {RECORD_KEY}")
+        self.hearing_record_button.setToolTip(f"Record of hearing, {RECORD_KEY}")  # cited on load
         self.hearing_record_button.setObjectName("printHearingRecord")
         for button, slot in (
             (self.hearing_notice_button, self.print_hearing_notice),
@@ -161,7 +162,10 @@ class CaseWindow(QWidget):
         self.address_label.setText(address)
         rw.show_status(self.stage_label, stage, p.stage_tone(facts, today))
         self._show_complainant(facts)
-        self.timeline = p.timeline_table(entries)
+        self.timeline = p.timeline_table(entries, facts.housing_code)
+        step = code_citations(facts.housing_code).step  # Hudson 140-3, or the code's procedure
+        record = f"Record of hearing ({step('140-3F')}), {RECORD_KEY}"
+        self.hearing_record_button.setToolTip(record)
         self.violations = p.Rows(p.VIOLATION_COLUMNS, p.violation_rows(facts, today))
         self.notices = p.Rows(p.NOTICE_COLUMNS, p.notice_rows(facts, today))
         for model, rows in (
@@ -254,18 +258,20 @@ class CaseWindow(QWidget):
     def _offer_papers(self, key: str) -> None:
         """The hearing's papers offered once the step that makes them is recorded: the written
         notice to the petitioner (140-3B), the record of hearing (140-3F)."""
+        step = code_citations(self.facts.housing_code if self.facts else None).step
         if key == "hearing" and dialogs.ask(
             self,
             "Notice of hearing",
             "The hearing is scheduled. Print the written notice of it for the petitioner "
-            "now (140-3B)?",
+            f"now ({step('140-3B')})?",
             default_yes=True,
         ):
             self.print_hearing_notice()
         elif key == "decision" and dialogs.ask(
             self,
             "Record of hearing",
-            "The Council's decision is recorded. Print the record of hearing now (140-3F)?",
+            "The Council's decision is recorded. Print the record of hearing now "
+            f"({step('140-3F')})?",
             default_yes=True,
         ):
             self.print_hearing_record()

@@ -17,6 +17,7 @@ from desk.domain.kinds import PermitKind, kind_by_code
 from desk.domain.readmodels import PermitDetail
 from desk.errors import ValidationError
 from ui.permit.base import PermitContext, PermitTab
+from ui.person.permit_bar import PersonBar
 from ui.presenters.permit_parties import (
     FITS,
     NOT_NEEDED,
@@ -52,8 +53,11 @@ class PartiesTab(PermitTab):
         super().__init__(context, parent)
         self.presenter: PermitPartiesPresenter | None = None
         self._scroll = page_scroll(self)
+        # A party's new phone, address or renewed credential, recorded from the permit.
+        self.person_bar = PersonBar(context, self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.person_bar)
         layout.addWidget(self._scroll)
 
     def load(self, conn: Connection, detail: PermitDetail) -> None:
@@ -74,6 +78,7 @@ class PartiesTab(PermitTab):
             outer.addLayout(self._grid(self.presenter.cards))
         outer.addStretch(1)
         self._scroll.setWidget(body)
+        self.person_bar.load(detail.parties)
 
     def _grid(self, cards: tuple[PartyCard, ...]) -> QGridLayout:
         grid = QGridLayout()

@@ -6,6 +6,7 @@ db/enforcement_case_view.py."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -21,10 +22,12 @@ from db.enforcement_case_view import (
 )
 from desk.domain.model import Actor
 from desk.domain.permissions import Permission, allowed
+from desk.domain.reports import code_citations
 from desk.enforcement import deadlines, rules
 from desk.enforcement.model import Decision, NoticeKind, OrderKind, ServiceMethod, ViolationState
 from desk.enforcement.readmodels import CaseFilter, CaseRow, TimelineEntry
 from ui.presenters.formatting import EMPTY, count_of, format_date
+from ui.presenters.paging import PAGE_SIZE, PagedList, WholeList
 from ui.presenters.record_window import Rows, Step
 from ui.presenters.registers import Line, item_at, row_of
 
@@ -127,7 +130,8 @@ def case_stage(f: CaseFacts, today: date) -> CaseStage:
         return CaseStage("petition filed, hearing to schedule", None, "schedule the hearing")
     if stage is rules.Stage.DUE_FOR_ORDER:
         due = rules.due_for_order(notice_facts(n), today)
-        return CaseStage("served, window closed", due, "becomes an order (140-3D)")
+        cited = code_citations(f.housing_code).step("140-3D")
+        return CaseStage("served, window closed", due, f"becomes an order ({cited})")
     # An order (or the last notice withdrawn and nothing newer).
     if not still:
         return CaseStage("violations corrected", None, "close the case")
@@ -147,13 +151,12 @@ def take_complaint_allowed(actor: Actor) -> tuple[bool, str]:
     return True, ""
 
 
-def open_on_observation_allowed(actor: Actor) -> tuple[bool, str]:
+def open_on_observation_allowed(actor: Actor, code: str = "") -> tuple[bool, str]:
+    """Only the inspector; `code`: the municipality's housing code, cited ('' Hudson's)."""
     if not allowed(actor, Permission.OPEN_CASE):
-        return False, "The inspector opens a case on observation (140-2)."
+        cited = code_citations(code or None).step("140-2")
+        return False, f"The inspector opens a case on observation ({cited})."
     return True, ""
-
-
-PAGE_SIZE = 200  # rows read at a time, as the permits list (ui/presenters/permit_list.py)
 
 
 class CaseSource(Protocol):
@@ -164,22 +167,7 @@ class CaseSource(Protocol):
     def page(self, which: CaseFilter, text: str, offset: int, limit: int) -> list[CaseRow]: ...
 
 
-class WholeList:
-    """A CaseSource over a function returning every case at once (presenter tests)."""
-
-    def __init__(self, fetch: Callable[[CaseFilter, str], list[CaseRow]]) -> None:
-        self.fetch = fetch
-        self.found: list[CaseRow] = []
-
-    def count(self, which: CaseFilter, text: str) -> int:
-        self.found = self.fetch(which, text)
-        return len(self.found)
-
-    def page(self, which: CaseFilter, text: str, offset: int, limit: int) -> list[CaseRow]:
-        return self.found[offset : offset + limit]
-
-
-class CaseListPresenter:
+class CaseListPresenter(PagedList[CaseRow]):
     """The cases the filter and the search find: their number (one COUNT) and the rows read so
     far, a page of `page_size` at a time as the list is scrolled (ui/views/paged.py); the
     stage of a row from case_facts, read for the rows of the page only."""
@@ -194,36 +182,24 @@ class CaseListPresenter:
         actor: Actor,
         page_size: int = PAGE_SIZE,
     ) -> None:
+        super().__init__(page_size)
         self.source: CaseSource = WholeList(source) if callable(source) else source
         self.facts_of = facts
         self.today = today
         self.actor = actor
-        self.page_size = page_size
         self.which = CaseFilter.OPEN
-        self.text = ""
-        self.count = 0  # the cases found, whether read yet or not
-        self.rows: list[Line] = []  # the rows read so far, newest first
         self.stages: dict[int, CaseStage] = {}
 
-    def load(self) -> None:
-        """Count again and read the first page (after a change, a filter or a search)."""
-        self.count = self.source.count(self.which, self.text)
-        self.rows = []
+    def _count(self) -> int:
+        return self.source.count(self.which, self.text)
+
+    def _page(self, offset: int, limit: int) -> list[CaseRow]:
+        return self.source.page(self.which, self.text, offset, limit)
+
+    def _forget(self) -> None:
         self.stages = {}
-        self.add(self.next_page())
 
-    @property
-    def can_fetch_more(self) -> bool:
-        return len(self.rows) < self.count
-
-    def next_page(self) -> list[Line]:
-        """The rows after those read (not yet added: the model announces them first)."""
-        if not self.can_fetch_more:
-            return []
-        found = self.source.page(self.which, self.text, len(self.rows), self.page_size)
-        if not found:  # fewer cases than counted (one closed meanwhile): the list ends here
-            self.count = len(self.rows)
-            return []
+    def _lines(self, found: list[CaseRow]) -> list[Line]:
         today = self.today()
         facts = self.facts_of([r.case_id for r in found])
         lines = []
@@ -246,9 +222,6 @@ class CaseListPresenter:
                 )
             )
         return lines
-
-    def add(self, lines: Sequence[Line]) -> None:
-        self.rows.extend(lines)
 
     def case(self, row: int) -> CaseRow | None:
         return item_at(self.rows, row, CaseRow)
@@ -314,14 +287,18 @@ _KIND_WORDS = {
 _SECTIONS = {"inspection": "140-2"}  # the inspector's inspections
 
 
-def timeline_rows(entries: Sequence[TimelineEntry]) -> list[tuple[str, str, str, str]]:
-    """Date, what, the words, the section: the History tab's way of reading."""
+def timeline_rows(
+    entries: Sequence[TimelineEntry], code: str = rules.DEFAULT_HOUSING_CODE
+) -> list[tuple[str, str, str, str]]:
+    """Date, what, the words, the section (as the case's code cites its procedure): the
+    History tab's way of reading."""
+    step = code_citations(code).step
     return [
         (
             format_date(e.on),
             _KIND_WORDS.get(e.kind, e.kind.title()),
             e.text,
-            e.section or _SECTIONS.get(e.kind, ""),
+            e.section or (step(_SECTIONS[e.kind]) if e.kind in _SECTIONS else ""),
         )
         for e in entries
     ]
@@ -412,8 +389,16 @@ STEP_LABELS = (
 SECOND_ROW = ("returned", "correct")  # the case window's row of corrections and papers
 
 
-def _role(actor: Actor, permission: Permission, who: str) -> tuple[bool, str] | None:
-    return None if allowed(actor, permission) else (False, f"{who} ({permission.value}).")
+def _role(
+    actor: Actor, permission: Permission, who: str, code: str = rules.DEFAULT_HOUSING_CODE
+) -> tuple[bool, str] | None:
+    if allowed(actor, permission):
+        return None
+    words = permission.value  # 'record petitions for a hearing (Hudson 140-3B)'
+    c = code_citations(code)
+    if not c.numbers_its_procedure:  # the step as the case's code cites it: (Ch. 512)
+        words = re.sub(r"\(Hudson [^)]*\)$", f"({c.procedure})", words)
+    return False, f"{who} ({words})."
 
 
 def noticeable(f: CaseFacts) -> list[ViolationFact]:
@@ -535,11 +520,12 @@ def case_steps(f: CaseFacts, today: date, actor: Actor) -> list[Step]:
     services check again; this only spares a refusal."""
     closed = f.closed_on is not None
     inspector = "The inspector"
+    step = code_citations(f.housing_code).step  # Hudson 140-3, or the code's procedure
 
     def gate(permission: Permission, who: str, ready: tuple[bool, str]) -> tuple[bool, str]:
         if closed:
             return False, f"Case {f.number} is closed."
-        return _role(actor, permission, who) or ready
+        return _role(actor, permission, who, f.housing_code) or ready
 
     def when(ok: bool, why: str) -> tuple[bool, str]:
         return (True, "") if ok else (False, why)
@@ -550,27 +536,38 @@ def case_steps(f: CaseFacts, today: date, actor: Actor) -> list[Step]:
         "notice": gate(
             Permission.ISSUE_HOUSING_NOTICE,
             inspector,
-            when(bool(noticeable(f)), "No open violation is waiting for a notice (140-3A)."),
+            when(
+                bool(noticeable(f)),
+                f"No open violation is waiting for a notice ({step('140-3A')}).",
+            ),
         ),
         "service": gate(
             Permission.RECORD_SERVICE,
             "The clerk or the inspector",
-            when(bool(unserved(f)), "Every addressee of the notices is served (140-3A(4))."),
+            when(
+                bool(unserved(f)),
+                f"Every addressee of the notices is served ({step('140-3A(4)')}).",
+            ),
         ),
         "petition": gate(
             Permission.RECORD_PETITION,
             "The clerk",
-            when(bool(petitionable(f)), "No notice is open to a petition (140-3B)."),
+            when(bool(petitionable(f)), f"No notice is open to a petition ({step('140-3B')})."),
         ),
         "hearing": gate(
             Permission.SCHEDULE_HEARING,
             inspector,
-            when(awaiting_hearing(f) is not None, "No timely petition awaits a hearing (140-3B)."),
+            when(
+                awaiting_hearing(f) is not None,
+                f"No timely petition awaits a hearing ({step('140-3B')}).",
+            ),
         ),
         "decision": gate(
             Permission.RECORD_COUNCIL_DECISION,
             inspector,
-            when(awaiting_decision(f) is not None, "No hearing is scheduled (140-3B, C)."),
+            when(
+                awaiting_decision(f) is not None, f"No hearing is scheduled ({step('140-3B, C')})."
+            ),
         ),
         "escalation": gate(
             Permission.RECORD_ESCALATION,
@@ -584,7 +581,10 @@ def case_steps(f: CaseFacts, today: date, actor: Actor) -> list[Step]:
         "returned": gate(
             Permission.RECORD_SERVICE,
             "The clerk or the inspector",
-            when(bool(returnable(f)), "No registered mail is out awaiting return (140-3A(4))."),
+            when(
+                bool(returnable(f)),
+                f"No registered mail is out awaiting return ({step('140-3A(4)')}).",
+            ),
         ),
         "correct": gate(
             Permission.ISSUE_HOUSING_NOTICE,
@@ -611,11 +611,11 @@ def header_words(f: CaseFacts, today: date) -> tuple[str, str, str]:
     return f"Case {f.number}", f"{f.address} · {opened}", stage
 
 
-def timeline_table(entries: Sequence[TimelineEntry]) -> Rows:
-    return Rows(
-        TIMELINE_COLUMNS,
-        [Line(e, cells) for e, cells in zip(entries, timeline_rows(entries), strict=True)],
-    )
+def timeline_table(
+    entries: Sequence[TimelineEntry], code: str = rules.DEFAULT_HOUSING_CODE
+) -> Rows:
+    rows = timeline_rows(entries, code)
+    return Rows(TIMELINE_COLUMNS, [Line(e, cells) for e, cells in zip(entries, rows, strict=True)])
 
 
 def stage_tone(f: CaseFacts, today: date) -> str:

@@ -22,13 +22,19 @@ _FORM_FIELDS = {
 }
 
 
+# The municipality choice when it is another Wisconsin municipality, set up in the form
+# (AdminForm.new_municipality) rather than from a shipped profile.
+NEW_MUNICIPALITY = "+new"
+
+
 @dataclass(frozen=True)
 class AdminForm:
-    municipality: str
+    municipality: str  # a shipped profile's key, or NEW_MUNICIPALITY
     username: str
     full_name: str
     password: str
     password_again: str
+    new_municipality: setup.NewMunicipality | None = None  # with NEW_MUNICIPALITY
 
 
 @dataclass(frozen=True)
@@ -53,6 +59,13 @@ def check_admin_form(form: AdminForm) -> FieldError | None:
     """The first problem with the form, in the order of its fields; None when it can be saved."""
     if not form.municipality:
         return _error("municipality", "choose the municipality this office serves")
+    if form.municipality == NEW_MUNICIPALITY:
+        if form.new_municipality is None:
+            return _error("municipality", "set up the municipality this office serves")
+        try:
+            setup.check_new_municipality(form.new_municipality)
+        except ValidationError as e:
+            return _error("municipality", f"{e.field}: {e.message}")
     if not form.username.strip():
         return _error("user name", "enter a user name")
     if any(c.isspace() for c in form.username.strip()):
@@ -70,7 +83,8 @@ def check_admin_form(form: AdminForm) -> FieldError | None:
 def create_administrator(
     uow: UnitOfWork, clock: Clock, form: AdminForm
 ) -> tuple[Actor | None, FieldError | None]:
-    """Create the first administrator and the municipality; the actor or the field error."""
+    """Create the first administrator and the municipality (a shipped one, or another set up
+    in the New municipality form); the actor or the field error."""
     problem = check_admin_form(form)
     if problem is not None:
         return None, problem
@@ -78,7 +92,10 @@ def create_administrator(
         actor = users.create_first_administrator(
             uow, clock, form.username, form.full_name, form.password
         )
-        setup.ensure_municipality(uow, clock, actor, form.municipality)
+        if form.municipality == NEW_MUNICIPALITY and form.new_municipality is not None:
+            setup.create_municipality(uow, clock, actor, form.new_municipality)
+        else:
+            setup.ensure_municipality(uow, clock, actor, form.municipality)
     except ValidationError as e:
         return None, _error(e.field, e.message)
     return actor, None

@@ -14,8 +14,10 @@ from desk.domain.municipality import LABELS, PRINTED_TEXT_FIELDS, ImageKind, ima
 from desk.errors import DeskError, StaleEdit, ValidationError
 from desk.money import parse_money
 from desk.services import municipality as svc
+from desk.services.setup import PERMIT_ORDINANCES
 from desk.services.uow import UnitOfWork
 from ui.presenters.formatting import format_date
+from ui.presenters.new_municipality import housing_code_choices
 
 # The text fields of the form, in the order of the screen (tab order follows it).
 TEXT_FIELDS = (
@@ -28,9 +30,10 @@ TEXT_FIELDS = (
     "admin_cost_account",
     "vacate_days",
     "c404_high_value",
+    "placename",
 )
 FLAG_FIELDS = ("no_refund_once_issued",)
-CHOICE_FIELDS = ("fee_schedule_date",)
+CHOICE_FIELDS = ("fee_schedule_date", "kind", "county", "housing_code")
 IMAGE_FIELDS = ("logo", "signature")
 FIELD_ORDER = (
     "name",
@@ -51,6 +54,10 @@ FIELD_ORDER = (
     "vacate_days",
     "fee_schedule_date",
     "c404_high_value",
+    "kind",
+    "county",
+    "placename",
+    "housing_code",
 )
 MONEY_FIELDS = ("plumbing_clerical", "nsf_charge")
 FEE_DATES = (("application", "The application date"), ("issue", "The issue date"))
@@ -74,7 +81,13 @@ HELP = {
     "fee_schedule_date": "The date that picks the fee schedule version a permit is priced with.",
     "c404_high_value": "Census Form C-404 lists each new-housing permit valued at or above "
     "this on its own line (whole dollars).",
+    "placename": "As the county's parcel file names it (its PLACENAME column): an import keeps "
+    "this municipality's parcels only.",
+    "housing_code": "The code cases are opened under: their notices, timelines and reports cite "
+    "it; a case keeps the code it was opened under. None: no case can be opened.",
 }
+# The housing codes as the Housing code list names them (ui.presenters.new_municipality).
+HOUSING_CODES = housing_code_choices()
 REPRINT_NOTE = (
     "Documents print the name, letterhead, address, people, logo and signature in force on "
     "their date: a change here applies from now on, and documents printed earlier reprint as "
@@ -107,6 +120,10 @@ def _form_of(s: svc.MunicipalitySettings) -> dict[str, Any]:
         "vacate_days": str(s.vacate_days),
         "fee_schedule_date": s.fee_schedule_date,
         "c404_high_value": f"{s.c404_high_value:,.0f}",
+        "kind": s.kind,
+        "county": s.county,
+        "placename": s.placename,
+        "housing_code": s.housing_code,
     }
     for key, value in s.cashiering:
         form[key] = value if isinstance(value, bool) else str(value)
@@ -196,6 +213,21 @@ class MunicipalityPresenter:
         if stored is None:
             return "None: documents print without it."
         return f"{stored.media_type.split('/')[-1].upper()} image, {stored.size_text}."
+
+    @property
+    def permits_text(self) -> str:
+        """Which permit kinds and fee schedule the municipality follows (set when it was set
+        up; not changed here)."""
+        s = self.settings
+        if s is None:
+            return ""
+        if not s.ordinance:
+            return "None: code enforcement only (no permit kinds, forms or fee schedule)."
+        words = PERMIT_ORDINANCES.get(s.ordinance, s.ordinance)
+        return (
+            f"{words}. Its fee schedule started from that ordinance's and is edited in "
+            "Administration → Fee schedules."
+        )
 
     @property
     def version_text(self) -> str:

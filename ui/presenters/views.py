@@ -17,6 +17,8 @@ PERMIT_TABS = (
     "inspections",
     "sureties",  # issue 6: ui.permit.sureties.SuretiesTab
 )
+# A person's window: person:NAME[:TAB] (ui.person.window.TABS).
+PERSON_TABS = ("summary", "credentials", "permits", "bonds", "payments", "history")
 ISSUE = "issue"  # not a tab: the issue dialog over the permit window
 VIEW_HELP = (
     f"home (Needs attention), permits, permit:NUMBER[:TAB] (TAB: {', '.join(PERMIT_TABS)}), "
@@ -29,7 +31,10 @@ VIEW_HELP = (
     "licences[:in_force|expired|revoked|any], condemnations[:open|overdue|lifted|closed|all], "
     "enforcement (Code enforcement), case:NUMBER (a case's window, e.g. case:CE-2026-0001), "
     "rooming-houses (the rooming house licences), licence:NUMBER (a licence's window, e.g. "
-    "licence:RH-2026-0001), or "
+    "licence:RH-2026-0001), parcels (the parcel register), parcel:PIN (a parcel's window, "
+    "e.g. parcel:047-9991-002), people (people and organizations), person:NAME or "
+    "person:#ID (a person's window, e.g. person:Dahl Plumbing LLC; person:NAME:TAB with TAB "
+    f"one of {', '.join(PERSON_TABS)}), or "
     "inspections[:requests|day|week|orders]"
 )
 SECTIONS = (
@@ -41,6 +46,8 @@ SECTIONS = (
     "occupancy",
     "enforcement",
     "rooming-houses",
+    "parcels",
+    "people",
     "intake",
     "cashier",
     "gl",
@@ -127,6 +134,21 @@ def parse_view(text: str) -> ViewSpec:
         if not number:
             raise ValueError(f"no licence number in view '{text}'; use licence:RH-2026-0001")
         return ViewSpec("licence", number)
+    if raw.lower().startswith("person:"):  # a person's window, by exact name or #id
+        name, _, tab = raw.split(":", 1)[1].strip().partition(":")
+        tab = tab.strip().lower() or "summary"
+        if not name.strip():
+            raise ValueError(f"no name in view '{text}'; use person:NAME or person:#ID")
+        if tab not in PERSON_TABS:
+            raise ValueError(
+                f"unknown tab '{tab}' in view '{text}'; tabs: {', '.join(PERSON_TABS)}"
+            )
+        return ViewSpec("person", name.strip(), tab)
+    if raw.lower().startswith("parcel:"):  # a parcel's window, by its PIN as the register has it
+        pin = raw.split(":", 1)[1].strip()
+        if not pin:
+            raise ValueError(f"no PIN in view '{text}'; use parcel:047-9991-002")
+        return ViewSpec("parcel", pin)
     parts = raw.split(":")
     if parts[0].lower() == "permit" and len(parts) in (2, 3) and parts[1].strip():
         tab = parts[2].strip().lower() if len(parts) == 3 else "summary"

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from db import enforcement_queries as q
 from db.database import Database
-from db.enforcement_case_view import case_facts
+from db.enforcement_case_view import case_facts, municipality_housing_code
 from desk.clock import Clock
 from desk.enforcement.readmodels import CaseFilter, CaseRow
 from desk.services.enforcement.sweep import sweep_notices
@@ -102,6 +102,7 @@ class EnforcementView(RecordListSection):
         self.open_button = QPushButton("&Open case", self)
         self.observation_button = QPushButton("Open case on o&bservation…", self)
         self.docket_button = QPushButton("Hearing doc&ket…", self)
+        self.housing_code = ""  # the municipality's, read on load: the texts cite its procedure
         buttons = button_row(
             ("takeComplaint", self.complaint_button, self.take_complaint),
             ("openCase", self.open_button, self.open_selected),
@@ -116,6 +117,8 @@ class EnforcementView(RecordListSection):
     def load(self) -> None:
         """The orders due today made (140-3D), the list read again, the open cases too."""
         self._sweep_once_a_day(sweep_notices)
+        with self.database.read() as conn:
+            self.housing_code = municipality_housing_code(conn, self.session.municipality_id)
         self._reload()
         for window in list(self.case_windows.values()):
             window.reload()
@@ -137,7 +140,10 @@ class EnforcementView(RecordListSection):
         enable_buttons(
             (
                 (self.complaint_button, self.presenter.can_take_complaint()),
-                (self.observation_button, open_on_observation_allowed(self.session.actor)),
+                (
+                    self.observation_button,
+                    open_on_observation_allowed(self.session.actor, self.housing_code),
+                ),
                 (
                     self.open_button,
                     (True, "") if self.presenter.case(row) else (False, "Select a case."),
@@ -220,7 +226,7 @@ class EnforcementView(RecordListSection):
             with self.database.read() as conn:
                 rows = q.hearing_docket(conn, mid, on)
                 letterhead = letterhead_as_of(conn, mid, on)
-            render_hearing_docket(on, rows, letterhead, out)
+            render_hearing_docket(on, rows, letterhead, out, self.housing_code)
 
         return printout(
             self,

@@ -7,6 +7,7 @@ the dialog stays open with what was typed and marks the field the service named
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
@@ -24,7 +25,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from db.enforcement_case_view import CaseFacts, NoticeFact, housing_code_days
+from db.enforcement_case_view import (
+    CaseFacts,
+    NoticeFact,
+    housing_code_days,
+    municipality_housing_code,
+)
+from desk.domain.reports import code_citations
 from desk.enforcement import deadlines
 from desk.enforcement.model import (
     AddresseeRole,
@@ -60,6 +67,14 @@ __all__ = [
     "PetitionDialog",
     "ServiceDialog",
 ]
+
+
+def office_step(context: PermitContext) -> Callable[[str], str]:
+    """How the texts cite a step of the procedure ('140-3B') for the code the municipality
+    enforces now: Hudson's own section, or a code's procedure as a whole ('Ch. 512')."""
+    with context.database.read() as conn:
+        code = municipality_housing_code(conn, context.session.municipality_id)
+    return code_citations(code or None).step
 
 
 def case_code(context: PermitContext, f: CaseFacts) -> HousingCode | None:
@@ -140,12 +155,13 @@ class InspectionDialog(ActionDialog):
     def __init__(self, context: PermitContext, f: CaseFacts, parent: QWidget | None = None) -> None:
         self.code = case_code(context, f)
         name = self.code.name if self.code else f.housing_code
+        step = code_citations(f.housing_code).step
         super().__init__(
             context,
             f"Inspection of {f.address}",
             f"Case {f.number}. Add each violation found from {name}: type its section or "
             "words, the unit and room, then Add (Alt+A). The correction date follows the item "
-            "(140-3A(3)); change it when the notice should allow another time.",
+            f"({step('140-3A(3)')}); change it when the notice should allow another time.",
             "&Record inspection",
             parent,
         )
@@ -296,12 +312,13 @@ class NoticeDialog(ActionDialog):
     on the persons responsible and any known agent (4), with the remedial action (5)."""
 
     def __init__(self, context: PermitContext, f: CaseFacts, parent: QWidget | None = None) -> None:
+        step = code_citations(f.housing_code).step  # Hudson 140-3, or the code's procedure
         super().__init__(
             context,
             "Issue a notice of violation",
             f"Case {f.number}, {f.address}. Only violations the housing code marks as affecting "
-            "health or safety are noticed (140-3A). Add each addressee (Alt+A); the notice is "
-            "frozen once issued.",
+            f"health or safety are noticed ({step('140-3A')}). Add each addressee (Alt+A); the "
+            "notice is frozen once issued.",
             "&Issue notice",
             parent,
         )
@@ -325,14 +342,14 @@ class NoticeDialog(ActionDialog):
             box.setEnabled(ok)
             if not ok:
                 box.setText(box.text() + ": not a health or safety item")
-            action = _line(self, f"remedial{v.id}", "the remedial action (140-3A(5))")
+            action = _line(self, f"remedial{v.id}", f"the remedial action ({step('140-3A(5)')})")
             action.setEnabled(ok)
             self.add_field("" if self.lines else "&Violations:", box, "violations")
             self.add_field(f"correct by {format_date(v.correct_by)}:", action, "remedial action")
             self.lines[v.id] = (box, action)
         self.statement = _text_box(self, "noticeStatement", "why the notice is issued", 2)
         self.add_field("&Reasons:", self.statement, "reasons")
-        self.emergency = QCheckBox("Emergency order, effective today (140-3H)", self)
+        self.emergency = QCheckBox(f"Emergency order, effective today ({step('140-3H')})", self)
         self.emergency.setObjectName("emergencyOrder")
         self.add_field("", self.emergency)
         self.role = _combo(
@@ -414,9 +431,10 @@ class ServiceDialog(ActionDialog):
         super().__init__(
             context,
             "Record the service of the notice",
-            f"Case {f.number}. 140-3A(4): served personally, by registered mail to the last "
-            "known address (served the day it is sent), or by posting in a conspicuous place "
-            "in or about the dwelling. A petition is timely through the 10th day after.",
+            f"Case {f.number}. {code_citations(f.housing_code).step('140-3A(4)')}: served "
+            "personally, by registered mail to the last known address (served the day it is "
+            "sent), or by posting in a conspicuous place in or about the dwelling. A petition "
+            "is timely through the 10th day after.",
             "&Record service",
             parent,
         )
@@ -456,9 +474,9 @@ class PetitionDialog(ActionDialog):
         super().__init__(
             context,
             "Record a petition for a hearing",
-            f"Case {f.number}. 140-3B: a written petition filed in the office, with a brief "
-            "statement of the grounds, within 10 days after service on the petitioner. A late "
-            "one is recorded as late.",
+            f"Case {f.number}. {code_citations(f.housing_code).step('140-3B')}: a written "
+            "petition filed in the office, with a brief statement of the grounds, within 10 "
+            "days after service on the petitioner. A late one is recorded as late.",
             "&Record petition",
             parent,
         )
@@ -502,8 +520,9 @@ class HearingDialog(ActionDialog):
         super().__init__(
             context,
             "Schedule the Council's hearing",
-            f"Case {f.number}. 140-3B: the inspector arranges the time and place of the hearing "
-            "before the Common Council and gives the petitioner written notice of it.",
+            f"Case {f.number}. {code_citations(f.housing_code).step('140-3B')}: the inspector "
+            "arranges the time and place of the hearing before the Common Council and gives "
+            "the petitioner written notice of it.",
             "&Schedule",
             parent,
         )
@@ -541,12 +560,14 @@ class DecisionDialog(ActionDialog):
     def __init__(
         self, context: PermitContext, f: CaseFacts, n: NoticeFact, parent: QWidget | None = None
     ) -> None:
+        step = code_citations(f.housing_code).step
         super().__init__(
             context,
             "Record the Common Council's decision",
-            f"Case {f.number}, hearing of {format_date(n.hearing_on)}. 140-3C: the Council "
-            "sustains, modifies or withdraws the notice; sustained or modified, it is an order "
-            "from the decision. The findings are the record of the hearing (140-3F).",
+            f"Case {f.number}, hearing of {format_date(n.hearing_on)}. {step('140-3C')}: the "
+            "Council sustains, modifies or withdraws the notice; sustained or modified, it is an "
+            f"order from the decision. The findings are the record of the hearing "
+            f"({step('140-3F')}).",
             "&Record decision",
             parent,
         )
@@ -727,9 +748,10 @@ class ReturnedDialog(ActionDialog):
         super().__init__(
             context,
             "Registered mail returned unclaimed",
-            f"Case {f.number}. 140-3A(4): the letter came back unclaimed, so the notice is not "
-            "served on that addressee; serve again personally or by posting in a conspicuous "
-            "place. An order the notice already became stands.",
+            f"Case {f.number}. {code_citations(f.housing_code).step('140-3A(4)')}: the letter "
+            "came back unclaimed, so the notice is not served on that addressee; serve again "
+            "personally or by posting in a conspicuous place. An order the notice already "
+            "became stands.",
             "&Record returned",
             parent,
         )
@@ -760,13 +782,14 @@ class ReturnedDialog(ActionDialog):
 
 class CorrectionDialog(ActionDialog):
     def __init__(self, context: PermitContext, f: CaseFacts, parent: QWidget | None = None) -> None:
+        step = code_citations(f.housing_code).step
         super().__init__(
             context,
             "Correct a mistake",
             f"Case {f.number}. A service or petition entered by mistake is withdrawn, not "
             "deleted: the timeline keeps it with the reason, and the petition window and the "
-            "order (140-3B, D) count from the true service. Once an order or a hearing rests "
-            "on it, it stays.",
+            f"order ({step('140-3B, D')}) count from the true service. Once an order or a "
+            "hearing rests on it, it stays.",
             "&Withdraw",
             parent,
         )
@@ -807,8 +830,9 @@ class ObservationDialog(ActionDialog):
         super().__init__(
             context,
             "Open a case on observation",
-            "The inspector opens a case on what he or she observed (140-2), numbered "
-            "CE-YYYY-NNNN. A property with an open case takes the observation on that case.",
+            "The inspector opens a case on what he or she observed "
+            f"({office_step(context)('140-2')}), numbered CE-YYYY-NNNN. A property with an "
+            "open case takes the observation on that case.",
             "&Open case",
             parent,
         )
@@ -847,8 +871,9 @@ class DocketDialog(ActionDialog):
         super().__init__(
             context,
             "Common Council hearing docket",
-            "The hearings before the Common Council on one meeting date (140-3B): case, "
-            "address, the notice heard, the petitioners and the place.",
+            "The hearings before the Common Council on one meeting date "
+            f"({office_step(context)('140-3B')}): case, address, the notice heard, the "
+            "petitioners and the place.",
             "&Print docket",
             parent,
         )
@@ -876,6 +901,7 @@ class ScheduleVisitDialog(ActionDialog):
         with context.database.read() as conn:
             people = inspectors(conn)
             pending = [x for x in case_visits(conn, f.id) if x.status is VisitStatus.SCHEDULED]
+        step = code_citations(f.housing_code).step
         self.visit = pending[0] if pending else None
         v = self.visit
         moving = (
@@ -901,9 +927,15 @@ class ScheduleVisitDialog(ActionDialog):
             self,
             "visitPurpose",
             [
-                ("Inspection of the complaint (140-2)", VisitPurpose.INSPECTION.value),
-                ("Re-inspection on the correction date (140-3)", VisitPurpose.REINSPECTION.value),
-                ("Rooming-house licence inspection (140-10A)", VisitPurpose.LICENCE.value),
+                (f"Inspection of the complaint ({step('140-2')})", VisitPurpose.INSPECTION.value),
+                (
+                    f"Re-inspection on the correction date ({step('140-3')})",
+                    VisitPurpose.REINSPECTION.value,
+                ),
+                (
+                    f"Rooming-house licence inspection ({step('140-10A')})",
+                    VisitPurpose.LICENCE.value,
+                ),
             ],
         )
         first = v.purpose if v is not None else rules_v.default_purpose(f.inspections)

@@ -93,6 +93,10 @@ class NewParcelDialog(_ServiceDialog):
         self.unit = self.line("&Unit", "newParcelUnit")
         self.city = self.line("&City", "newParcelCity")
         self.zip = self.line("&ZIP", "newParcelZip")
+        # The buttons were made first, so the dialog opened with the focus on OK. The PIN
+        # first; Tab goes down the form, then to OK.
+        self.pin.setFocus()
+        QWidget.setTabOrder(self.zip, self.buttons)
 
     def run(self) -> None:
         try:
@@ -159,6 +163,10 @@ class NewPartyDialog(_ServiceDialog):
         self.credential_expires.setDate(to_qdate(clock.today()).addYears(1))
         self.credential_expires.setMinimumDate(QDate(1990, 1, 1))
         self.form.addRow("E&xpires", self.credential_expires)
+        # The buttons were made first: the dialog opened on OK. The name first; Tab goes down
+        # the form, then to OK.
+        self.name.setFocus()
+        QWidget.setTabOrder(self.credential_expires, self.buttons)
 
     def run(self) -> None:
         name = self.name.text().strip()

@@ -31,16 +31,20 @@ from desk.clock import Clock
 from desk.domain.municipality import LABELS, MAX_IMAGE_BYTES, ImageKind
 from desk.enforcement.licences import FEE_LABEL
 from desk.errors import DeskError
+from desk.services.setup import COUNTIES
 from ui import dialogs
 from ui.live import changed_text
 from ui.presenters.municipality import (
+    CHOICE_FIELDS,
     FEE_DATES,
     HELP,
+    HOUSING_CODES,
     IMAGE_NOTE,
     REPRINT_NOTE,
     TEXT_FIELDS,
     MunicipalityPresenter,
 )
+from ui.presenters.new_municipality import KIND_CHOICES
 from ui.presenters.session import Session
 from ui.views.common import note_label, section_title
 
@@ -99,6 +103,19 @@ class MunicipalityView(QWidget):
         left.addRow(self._label("logo"), self._image_row("logo"))
 
         right = self._form()
+        # What the municipality is and enforces; its permit kinds are set up with it.
+        right.addRow(section_title("The municipality and its code"))
+        self._combo(right, "kind", [("(not set)", ""), *((t, k) for k, t in KIND_CHOICES)])
+        self._combo(right, "county", [("(not set)", ""), *((c, c) for c in COUNTIES)])
+        self._line(right, "placename", "e.g. CITY OF WESTBY")
+        self._combo(right, "housing_code", [(t, k) for k, t in HOUSING_CODES])
+        self.permits_label = note_label(self)
+        self.permits_label.setObjectName("permitKinds")
+        self.permits_label.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        permits_title = QLabel("Permit kinds", self)
+        permits_title.setObjectName("fieldLabel")
+        right.addRow(permits_title, self.permits_label)
+        right.addRow(self._gap())
         right.addRow(section_title("Settings"))
         self._line(right, "fees_due_section", "e.g. 15.1.21")
         flag = QCheckBox("In force", self)
@@ -219,6 +236,18 @@ class MunicipalityView(QWidget):
         form.addRow(self._label(key, edit), self._with_help(edit, key))
         return edit
 
+    def _combo(self, form: QFormLayout, key: str, choices: list[tuple[str, str]]) -> QComboBox:
+        """A choice of the form (typing the first letters picks one: "Ver" is Vernon)."""
+        combo = QComboBox(self)
+        combo.setObjectName(key)
+        for text, value in choices:
+            combo.addItem(text, value)
+        combo.setMaxVisibleItems(15)
+        combo.currentIndexChanged.connect(lambda _i: self._edited(key, combo.currentData()))
+        self.fields[key] = combo
+        form.addRow(self._label(key, combo), self._with_help(combo, key))
+        return combo
+
     def _text_box(self, key: str, lines: int) -> QPlainTextEdit:
         box = QPlainTextEdit(self)
         box.setObjectName(key)
@@ -301,9 +330,11 @@ class MunicipalityView(QWidget):
             flag = self.fields["no_refund_once_issued"]
             assert isinstance(flag, QCheckBox)
             flag.setChecked(bool(p.form.get("no_refund_once_issued")))
-            combo = self.fields["fee_schedule_date"]
-            assert isinstance(combo, QComboBox)
-            combo.setCurrentIndex(max(0, combo.findData(p.form.get("fee_schedule_date"))))
+            for key in CHOICE_FIELDS:
+                combo = self.fields[key]
+                assert isinstance(combo, QComboBox)
+                combo.setCurrentIndex(max(0, combo.findData(p.form.get(key))))
+            self.permits_label.setText(p.permits_text)
         finally:
             self._filling = False
         for kind in ("logo", "signature"):

@@ -45,7 +45,7 @@ class PagedLinesModel(LinesModel):
         try:
             lines = presenter.next_page()
         except (DeskError, DatabaseError) as e:  # called by Qt while painting: never raise
-            self.failed.emit(f"The next cases could not be read ({e}). Press F5.")
+            self.failed.emit(f"The next rows of the list could not be read ({e}). Press F5.")
             return
         if not lines:
             return

@@ -34,7 +34,11 @@ def municipality(uow: UnitOfWork, municipality_id: int) -> Municipality:
 
 def parcel(uow: UnitOfWork, municipality_id: int, parcel_id: int | None) -> Parcel:
     if parcel_id is None:
-        raise ValidationError("property", "choose the parcel from the register")
+        raise ValidationError(
+            "property",
+            "choose the parcel from the register (a parcel not in it: Parcels → New parcel…, "
+            "or File → Import parcels… for the county's file)",
+        )
     row = uow.parcels.get(parcel_id)  # locked: complaints on one parcel are taken in turn
     if row is None or row.municipality_id != municipality_id:
         raise ValidationError("property", f"parcel #{parcel_id} does not exist")

@@ -153,11 +153,13 @@ def close_case(
 def set_housing_code(
     uow: UnitOfWork, clock: Clock, actor: Actor, municipality_id: int, key: str
 ) -> None:
-    """The housing code the municipality enforces (Hudson ch. 140 unless set). Cases opened
-    before keep the code they were opened under."""
+    """The housing code the municipality enforces (Hudson ch. 140 unless set; "none": no code
+    enforcement, no case can be opened). Cases opened before keep the code they were opened
+    under."""
     require(actor, Permission.MANAGE_MUNICIPALITY)
     try:
-        load_housing_code(key)
+        if key != rules.NO_HOUSING_CODE:
+            load_housing_code(key)
     except HousingCodeError as e:
         raise ValidationError("housing code", str(e)) from None
     with uow:
