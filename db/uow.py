@@ -10,13 +10,13 @@ from dataclasses import replace
 from datetime import date, datetime
 from decimal import Decimal
 from types import TracebackType
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from sqlalchemy import Engine, Table, event, func, select, text
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, class_mapper, selectinload, sessionmaker
 
-from db import audit_chain, letterheads, parcel_import, records, schema, tracking
+from db import audit_chain, letterheads, records, schema, tracking
 from db.numbering import next_number
 from desk.domain import duplicates
 from desk.domain.cashiering import AdjustmentSource, EntrySource
@@ -47,7 +47,6 @@ from desk.enforcement.model import EnforcementCase, Notice, NoticeKind
 from desk.errors import DeskError, ReadOnlyRegister, SignedOut
 from desk.fees.loader import version_from_dict
 from desk.fees.model import AssessedLine, ScheduleVersion, StoredVersion
-from desk.imports.parcels import ImportPlan, RegisterParcel
 from desk.services.uow import (
     CashRepository,
     ChecklistRepository,
@@ -66,6 +65,9 @@ from desk.services.uow import (
     SuretyRepository,
     UserRepository,
 )
+
+if TYPE_CHECKING:  # read when a file is imported, not on every start
+    from desk.imports.parcels import ImportPlan, RegisterParcel
 
 T = TypeVar("T")
 
@@ -700,6 +702,8 @@ class ImportRepo:
         self.session = session
 
     def register_parcels(self, municipality_id: int) -> list[RegisterParcel]:
+        from db import parcel_import
+
         return parcel_import.register_parcels(self.session.connection(), municipality_id)
 
     def apply_parcels(
@@ -711,6 +715,8 @@ class ImportRepo:
         progress: Callable[[int, int], None] | None = None,
         cancelled: Callable[[], bool] | None = None,
     ) -> int:
+        from db import parcel_import
+
         return parcel_import.apply_plan(
             self.session, municipality_id, plan, register, record, progress, cancelled
         )

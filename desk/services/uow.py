@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from datetime import date, datetime
 from decimal import Decimal
 from types import TracebackType
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from desk.domain.cashiering import EntrySource
 from desk.domain.checklists import ChecklistItem, ChecklistReopening
@@ -36,7 +36,9 @@ from desk.domain.model import (
 from desk.domain.records import Reference
 from desk.enforcement.model import EnforcementCase, Notice
 from desk.fees.model import AssessedLine, ScheduleVersion, StoredVersion
-from desk.imports.parcels import ImportPlan, RegisterParcel
+
+if TYPE_CHECKING:  # the parcel import's types: its module is read only when a file is
+    from desk.imports.parcels import ImportPlan, RegisterParcel
 
 T = TypeVar("T")
 
