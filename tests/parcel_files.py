@@ -6,6 +6,7 @@ municipalities in one file, EPSG:3071 coordinates. Used by the tests and the ben
 from __future__ import annotations
 
 import csv
+import os
 import struct
 import warnings
 from collections.abc import Iterable, Sequence
@@ -13,6 +14,24 @@ from pathlib import Path
 from typing import Any
 
 from desk.imports.mapping import V10_COLUMNS
+
+
+def _sample() -> Path:
+    """The State's sample county file (wi-v10-sample, read-only): beside the checkout, as in the
+    office's workspace (../shared/parcels), wherever the checkout is cloned to (CI clones it
+    elsewhere on the same machine), or where PERMITDESK_PARCEL_SAMPLE says."""
+    named = os.environ.get("PERMITDESK_PARCEL_SAMPLE")
+    here = Path(__file__).resolve()
+    places = [Path(named)] if named else []
+    places += [a / "shared" / "parcels" / "wi-v10-sample" for a in here.parents]
+    places.append(Path("/work/shared/parcels/wi-v10-sample"))
+    for place in places:
+        if (place / "TEST_DATASET_PARCELS_2023.gdb").is_dir():
+            return place
+    return places[-1]  # not there: the tests that read it fail naming this folder
+
+
+SAMPLE = _sample()
 
 # A corner of the City of Westby in EPSG:3071 (NAD83(HARN) / Wisconsin Transverse Mercator).
 ORIGIN_X, ORIGIN_Y = 449_500.0, 354_000.0

@@ -26,9 +26,8 @@ from desk.imports.parcels import ParsedFile
 from desk.services import permits
 from desk.services.parcels import edit, imports
 from tests.factories import open_office
-from tests.parcel_files import v10_row, write_csv, write_gis, write_xlsx
+from tests.parcel_files import SAMPLE, v10_row, write_csv, write_gis, write_xlsx
 
-SAMPLE = Path(__file__).resolve().parents[3] / "shared" / "parcels" / "wi-v10-sample"
 WESTBY = "CITY OF WESTBY"
 
 

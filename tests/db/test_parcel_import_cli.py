@@ -24,8 +24,8 @@ from desk.services.setup import NewMunicipality, create_municipality
 from permitdesk import parcel_commands
 from permitdesk.cli import main
 from tests.factories import PASSWORD, open_office
+from tests.parcel_files import SAMPLE
 
-SAMPLE = Path(__file__).resolve().parents[3] / "shared" / "parcels" / "wi-v10-sample"
 GDB = "TEST_DATASET_PARCELS_2023.gdb"
 
 

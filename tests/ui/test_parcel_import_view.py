@@ -24,6 +24,7 @@ from db.database import Database
 from desk.clock import FixedClock
 from desk.services.parcels import imports as parcel_imports
 from tests.factories import open_office
+from tests.parcel_files import SAMPLE
 from ui import dialogs
 from ui.app import application, make_session
 from ui.main_window import MainWindow
@@ -33,7 +34,6 @@ from ui.views import enforcement_dialogs as d
 from ui.views.enforcement import SECTION_TITLE as ENFORCEMENT
 from ui.views.parcel_import import ParcelImportDialog, open_parcel_import
 
-SAMPLE = Path(__file__).resolve().parents[3] / "shared" / "parcels" / "wi-v10-sample"
 GDB = "TEST_DATASET_PARCELS_2023.gdb"
 Alt = Qt.KeyboardModifier.AltModifier
 Ctrl = Qt.KeyboardModifier.ControlModifier
