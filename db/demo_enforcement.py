@@ -429,7 +429,9 @@ def _automatic_order(o: _Office, parcel: int, owner: _Owner, start: date) -> Ste
     yield start + timedelta(days=5)
     for a in to:
         o.serve(a)
-    yield start + timedelta(days=16)  # the day after the last window closed
+    # The day after the last window closed, at the latest: a last day on a weekend or holiday
+    # moves (Wis. Stat. 990.001(4)), by 4 days at most.
+    yield start + timedelta(days=20)
     o.sweep()
     o.made.states["notice became an order (140-3D)"] += 1
     done = start + timedelta(days=50)
@@ -447,14 +449,14 @@ def _past_due(o: _Office, parcel: int, owner: _Owner, start: date, *, close: boo
     yield start + timedelta(days=2)
     found = o.inspect(case, RUBBISH)
     yield start + timedelta(days=4)
-    to = o.notice(case, found, owner, 14)
+    to = o.notice(case, found, owner, 21)  # after any order day: past due under the order
     yield start + timedelta(days=5)
     o.serve(to[0], ServiceMethod.REGISTERED_MAIL)
     for a in to[1:]:
         o.serve(a)
-    yield start + timedelta(days=16)
+    yield start + timedelta(days=20)  # every window closed, extended or not (990.001(4))
     o.sweep()
-    yield start + timedelta(days=21)
+    yield start + timedelta(days=26)
     o.recheck(case, found, False)
     o.escalate(
         case,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
 from typing import Any
@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import BindParameter, Connection, Select, bindparam, func, select
 
 from db import schema
+from desk.enforcement.computing_time import STATUTE, OfficeCalendar
 from desk.enforcement.model import (
     AddresseeRole,
     Decision,
@@ -23,7 +24,8 @@ from desk.enforcement.model import (
     ServiceMethod,
     ViolationState,
 )
-from desk.enforcement.rules import housing_code_key
+from desk.enforcement.procedure import Procedure, ProcedureError, load_procedure, office_procedure
+from desk.enforcement.rules import effective_service, housing_code_key, served_with_agent
 
 c = schema.enforcement_case
 pc = schema.parcel
@@ -52,6 +54,7 @@ class ServiceFact:
     served_on: date
     served_by: str
     returned_on: date | None
+    returned_how: str = ""  # unclaimed or refused
 
 
 @dataclass(frozen=True)
@@ -64,9 +67,9 @@ class AddresseeFact:
 
     @property
     def served_on(self) -> date | None:
-        """The service in effect (140-3A(4): registered mail returned unclaimed does not count)."""
-        good = [s.served_on for s in self.services if s.returned_on is None]
-        return min(good) if good else None
+        """The addressee's own service that governs: the earliest (140-3A(4): registered mail
+        is service when sent; a letter returned unclaimed or refused does not undo it)."""
+        return effective_service(s.served_on for s in self.services)
 
 
 @dataclass(frozen=True)
@@ -79,16 +82,32 @@ class PetitionFact:
 
 
 @dataclass(frozen=True)
+class AppealFact:
+    """An appeal from the decision on review (Wis. Stat. 68.10), its hearing and final
+    determination (68.11, 68.12)."""
+
+    id: int
+    appellant: str
+    filed_on: date
+    timely: bool
+    hearing_on: date | None
+    hearing_notice_on: date | None
+    decision: Decision | None
+    decided_on: date | None
+
+
+@dataclass(frozen=True)
 class OrderFact:
     id: int
     kind: OrderKind
     effective_on: date
     revoked_on: date | None
     superseded_on: date | None
+    set_aside_on: date | None = None  # a timely petition recorded after it was made (140-3B)
 
     @property
     def in_force(self) -> bool:
-        return self.revoked_on is None and self.superseded_on is None
+        return self.revoked_on is None and self.superseded_on is None and not self.set_aside_on
 
 
 @dataclass(frozen=True)
@@ -104,6 +123,31 @@ class NoticeFact:
     hearing_place: str
     decision: Decision | None
     decided_on: date | None
+    appeals: tuple[AppealFact, ...] = ()  # Wis. Stat. 68.10 (a case under ch. 68)
+
+    @property
+    def final_decision(self) -> Decision | None:
+        """68.12: the final determination on the appeal, if one is recorded."""
+        return next((a.decision for a in self.appeals if a.decision is not None), None)
+
+    @property
+    def orders_made(self) -> tuple[OrderFact, ...]:
+        """The orders, those set aside left out (140-3B: a timely petition recorded late)."""
+        return tuple(o for o in self.orders if o.set_aside_on is None)
+
+    def served(self) -> list[date | None]:
+        """Each addressee's service, an owner served through the agent (140-3A(4))."""
+        return served_with_agent([(a.role, a.served_on) for a in self.addressees])
+
+    def served_on(self, addressee_id: int) -> date | None:
+        return next(
+            (
+                s
+                for a, s in zip(self.addressees, self.served(), strict=True)
+                if a.id == addressee_id
+            ),
+            None,
+        )
 
 
 @dataclass(frozen=True)
@@ -121,6 +165,10 @@ class CaseFacts:
     inspections: int
     violations: tuple[ViolationFact, ...]
     notices: tuple[NoticeFact, ...]
+    calendar: OfficeCalendar = STATUTE  # the office's days for computing time (990.001(4))
+    # The procedure of the code the case was opened under, with the office's own periods
+    # (Hudson 140-3; Wis. Stat. ch. 68 for Ch. 512): desk/enforcement/procedure.py.
+    procedure: Procedure = field(default_factory=lambda: load_procedure("hudson-140-3"))
 
 
 def case_id_by_number(conn: Connection, municipality_id: int, number: str) -> int | None:
@@ -145,6 +193,7 @@ def _fact_statements() -> dict[str, Select[Any]]:
     sv = schema.enforcement_service
     pe = schema.enforcement_petition
     od = schema.enforcement_order
+    mu = schema.municipality
     cases: BindParameter[int] = bindparam("case_ids", expanding=True)
     notices: BindParameter[int] = bindparam("notice_ids", expanding=True)
     address = func.trim(pc.c.house_number + " " + pc.c.street)
@@ -170,8 +219,12 @@ def _fact_statements() -> dict[str, Select[Any]]:
         .where(pe.c.notice_id.in_(notices) & pe.c.withdrawn_on.is_(None))
         .order_by(pe.c.id),
         "orders": select(od).where(od.c.notice_id.in_(notices)).order_by(od.c.id),
-        "cases": select(c, address.label("address"), pc.c.unit)
+        "appeals": select(schema.enforcement_appeal)
+        .where(schema.enforcement_appeal.c.notice_id.in_(notices))
+        .order_by(schema.enforcement_appeal.c.id),
+        "cases": select(c, address.label("address"), pc.c.unit, mu.c.settings.label("settings"))
         .join(pc, pc.c.id == c.c.parcel_id)
+        .join(mu, mu.c.id == c.c.municipality_id)
         .where(c.c.id.in_(cases)),
     }
 
@@ -204,7 +257,7 @@ def case_facts(conn: Connection, case_ids: Iterable[int]) -> dict[int, CaseFacts
     services: dict[int, list[ServiceFact]] = defaultdict(list)
     for r in conn.execute(q["services"], by_notice).all():
         services[r.addressee_id].append(
-            ServiceFact(r.id, r.method, r.served_on, r.served_by, r.returned_on)
+            ServiceFact(r.id, r.method, r.served_on, r.served_by, r.returned_on, r.returned_how)
         )
     addressees: dict[int, list[AddresseeFact]] = defaultdict(list)
     for r in conn.execute(q["addressees"], by_notice).all():
@@ -219,7 +272,21 @@ def case_facts(conn: Connection, case_ids: Iterable[int]) -> dict[int, CaseFacts
     orders: dict[int, list[OrderFact]] = defaultdict(list)
     for r in conn.execute(q["orders"], by_notice).all():
         orders[r.notice_id].append(
-            OrderFact(r.id, r.kind, r.effective_on, r.revoked_on, r.superseded_on)
+            OrderFact(r.id, r.kind, r.effective_on, r.revoked_on, r.superseded_on, r.set_aside_on)
+        )
+    appeals: dict[int, list[AppealFact]] = defaultdict(list)
+    for r in conn.execute(q["appeals"], by_notice).all():
+        appeals[r.notice_id].append(
+            AppealFact(
+                r.id,
+                r.appellant,
+                r.filed_on,
+                r.timely,
+                r.hearing_on,
+                r.hearing_notice_on,
+                r.decision,
+                r.decided_on,
+            )
         )
     notices: dict[int, list[NoticeFact]] = defaultdict(list)
     for r in notice_rows:
@@ -236,6 +303,7 @@ def case_facts(conn: Connection, case_ids: Iterable[int]) -> dict[int, CaseFacts
                 r.hearing_place,
                 r.decision,
                 r.decided_on,
+                tuple(appeals[r.id]),
             )
         )
     out: dict[int, CaseFacts] = {}
@@ -254,8 +322,21 @@ def case_facts(conn: Connection, case_ids: Iterable[int]) -> dict[int, CaseFacts
             inspections=int(inspections.get(r.id, 0)),
             violations=tuple(violations[r.id]),
             notices=tuple(notices[r.id]),
+            calendar=OfficeCalendar.of(r.settings if isinstance(r.settings, dict) else None),
+            procedure=case_procedure(r.housing_code, r.settings),
         )
     return out
+
+
+def case_procedure(housing_code: str, settings: Any) -> Procedure:
+    """The procedure of a case opened under `housing_code`, with the office's own periods while
+    the municipality enforces that code; the shipped periods if the settings cannot be read (the
+    Municipality screen refuses such settings; a read never fails on them)."""
+    own = settings if isinstance(settings, dict) else None
+    try:
+        return office_procedure(housing_code, housing_code_key(own), own)
+    except ProcedureError:
+        return office_procedure(housing_code, None, None)
 
 
 def municipality_housing_code(conn: Connection, municipality_id: int) -> str:
@@ -276,3 +357,12 @@ def housing_code_days(conn: Connection, municipality_id: int) -> dict[str, int]:
     ).scalar_one_or_none()
     days = (settings or {}).get("housing_code_days")
     return dict(days) if isinstance(days, dict) else {}
+
+
+def office_calendar(conn: Connection, municipality_id: int) -> OfficeCalendar:
+    """The office's days for computing time (Wis. Stat. 990.001(4)): its Saturday hours."""
+    m = schema.municipality
+    settings = conn.execute(
+        select(m.c.settings).where(m.c.id == municipality_id)
+    ).scalar_one_or_none()
+    return OfficeCalendar.of(settings if isinstance(settings, dict) else None)

@@ -5,6 +5,7 @@ columns): the inspector's own read is desk.services.enforcement.complaints.compl
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
@@ -14,9 +15,11 @@ from typing import Any
 from sqlalchemy import ColumnElement, Connection, Row, Select, exists, func, literal, or_, select
 
 from db import occupancy_queries, schema
+from db.enforcement_case_view import case_procedure
 from desk.dates import short_date
 from desk.domain.reports import code_citations
 from desk.enforcement import deadlines
+from desk.enforcement.computing_time import STATUTE, OfficeCalendar
 from desk.enforcement.model import (
     AddresseeRole,
     Decision,
@@ -26,6 +29,7 @@ from desk.enforcement.model import (
     ServiceMethod,
     ViolationState,
 )
+from desk.enforcement.procedure import Procedure
 from desk.enforcement.readmodels import (
     AgentDutyRow,
     CaseFilter,
@@ -37,6 +41,7 @@ from desk.enforcement.readmodels import (
     TimelineEntry,
 )
 from desk.enforcement.rules import DEFAULT_HOUSING_CODE
+from desk.housing.codes import housing_code_keys
 
 c = schema.enforcement_case
 pc = schema.parcel
@@ -51,15 +56,31 @@ vc = schema.enforcement_violation_check
 ins = schema.enforcement_inspection
 cp = schema.enforcement_complaint
 es = schema.enforcement_escalation
+ap = schema.enforcement_appeal
 
 
-def _served(addressee_id: ColumnElement[int]) -> ColumnElement[bool]:
-    """A service in effect on the addressee (not returned unclaimed, not withdrawn)."""
+def _standing(addressee_id: ColumnElement[int]) -> ColumnElement[bool]:
+    """A service on the addressee whose letter did not come back (not withdrawn)."""
     return exists().where(
         (sv.c.addressee_id == addressee_id)
         & sv.c.returned_on.is_(None)
         & sv.c.withdrawn_on.is_(None)
     )
+
+
+def _served(addressee: Any) -> ColumnElement[bool]:
+    """The addressee was served (140-3A(4)): any service not withdrawn — registered mail
+    returned unclaimed or refused still served — or, for an owner, the agent of the same notice
+    was served."""
+    own = exists().where((sv.c.addressee_id == addressee.c.id) & sv.c.withdrawn_on.is_(None))
+    agent = ad.alias("agent")
+    through_agent = exists().where(
+        (agent.c.notice_id == addressee.c.notice_id)
+        & (agent.c.role == AddresseeRole.AGENT.value)
+        & (sv.c.addressee_id == agent.c.id)
+        & sv.c.withdrawn_on.is_(None)
+    )
+    return own | ((addressee.c.role == AddresseeRole.OWNER.value) & through_agent)
 
 
 def _returned(addressee_id: ColumnElement[int]) -> ColumnElement[bool]:
@@ -78,7 +99,55 @@ def _live_notice() -> ColumnElement[bool]:
     )
 
 
-def _filter(which: CaseFilter, today: date) -> ColumnElement[bool]:
+Windows = tuple[tuple[str, int], ...]  # (housing code, its procedure's days to file)
+
+
+def request_windows(conn: Connection, municipality_id: int) -> Windows:
+    """Each shipped housing code with the days its procedure gives to file (140-3B: 10; Wis.
+    Stat. 68.08: 30, or the office's own): a case keeps the code it was opened under."""
+    m = schema.municipality
+    raw = conn.execute(select(m.c.settings).where(m.c.id == municipality_id)).scalar_one_or_none()
+    settings = raw if isinstance(raw, dict) else None
+    return tuple((k, case_procedure(k, settings).request.days) for k in housing_code_keys())
+
+
+def _window_open_since(
+    today: date, cal: OfficeCalendar, days: int = deadlines.PETITION_DAYS
+) -> ColumnElement[bool]:
+    """The earliest service of an addressee (`first`) whose petition window is open today:
+    S >= today - 10 (the procedure's days), or an earlier S whose last day was extended to
+    today or later (Wis. Stat. 990.001(4))."""
+    first = (
+        select(func.min(sv.c.served_on))
+        .where((sv.c.addressee_id == ad.c.id) & sv.c.withdrawn_on.is_(None))
+        .scalar_subquery()
+    )
+    since = today - timedelta(days=days)
+    extended = [
+        since - timedelta(days=k)
+        for k in range(1, deadlines.MOST_EXTENSION_DAYS + 1)
+        if deadlines.window_open(since - timedelta(days=k), today, cal, days)
+    ]
+    return (first >= since) | first.in_(extended) if extended else first >= since
+
+
+def _window_open(today: date, cal: OfficeCalendar, windows: Windows) -> ColumnElement[bool]:
+    """The window open by the procedure of the code each case was opened under."""
+    if not windows:
+        return _window_open_since(today, cal)
+    keys = [k for k, _ in windows]
+    return or_(
+        *(
+            (c.c.housing_code == key) & _window_open_since(today, cal, days)
+            for key, days in windows
+        ),
+        c.c.housing_code.not_in(keys) & _window_open_since(today, cal),
+    )
+
+
+def _filter(
+    which: CaseFilter, today: date, cal: OfficeCalendar = STATUTE, windows: Windows = ()
+) -> ColumnElement[bool]:
     is_open = c.c.closed_on.is_(None)
     if which is CaseFilter.OPEN:
         return is_open
@@ -89,37 +158,54 @@ def _filter(which: CaseFilter, today: date) -> ColumnElement[bool]:
             (n.c.case_id == c.c.id) & n.c.hearing_on.is_not(None) & n.c.decision.is_(None)
         )
     if which is CaseFilter.NOT_SERVED:
-        unserved = exists().where(_live_notice() & (ad.c.notice_id == n.c.id) & ~_served(ad.c.id))
+        unserved = exists().where(_live_notice() & (ad.c.notice_id == n.c.id) & ~_served(ad))
         return is_open & unserved
     if which is CaseFilter.SERVE_AGAIN:
         again = _live_notice() & (ad.c.notice_id == n.c.id) & _returned(ad.c.id)
-        return is_open & exists().where(again & ~_served(ad.c.id))
+        return is_open & exists().where(again & ~_standing(ad.c.id))
     if which is CaseFilter.WINDOW_OPEN:
-        # 140-3B: served on S, open through S+10: S >= today - 10.
-        since = today - timedelta(days=deadlines.PETITION_DAYS)
-        no_order = ~exists().where(od.c.notice_id == n.c.id)
+        # 140-3B: served on S, open through S+10, the last day extended by 990.001(4).
+        no_order = ~exists().where((od.c.notice_id == n.c.id) & od.c.set_aside_on.is_(None))
         return is_open & exists().where(
             (n.c.case_id == c.c.id)
             & (n.c.kind == NoticeKind.NOTICE.value)
             & n.c.decision.is_(None)
             & no_order
             & (ad.c.notice_id == n.c.id)
-            & (sv.c.addressee_id == ad.c.id)
-            & sv.c.returned_on.is_(None)
-            & sv.c.withdrawn_on.is_(None)
-            & (sv.c.served_on >= since)
+            & _window_open(today, cal, windows)
         )
     if which is CaseFilter.ORDER_PAST_DUE:
-        return is_open & exists().where(
-            (od.c.case_id == c.c.id)
-            & od.c.revoked_on.is_(None)
-            & od.c.superseded_on.is_(None)
-            & (ni.c.notice_id == od.c.notice_id)
-            & (vi.c.id == ni.c.violation_id)
-            & (vi.c.state == ViolationState.OPEN.value)
-            & (vi.c.correct_by < today)
-        )
+        return is_open & exists().where((od.c.case_id == c.c.id) & _past_due_under_order(today))
     return literal(True)
+
+
+def _past_due_under_order(today: date) -> ColumnElement[bool]:
+    """An open violation that an order in effect covers (an item of the order's notice, 140-3C,
+    D, H), past its correction date. Not in effect: revoked, superseded, or set aside for a
+    timely petition (140-3B); a violation found later, or withdrawn, is no item of it."""
+    return (
+        od.c.revoked_on.is_(None)
+        & od.c.superseded_on.is_(None)
+        & od.c.set_aside_on.is_(None)
+        & (ni.c.notice_id == od.c.notice_id)
+        & (vi.c.id == ni.c.violation_id)
+        & (vi.c.state == ViolationState.OPEN.value)
+        & (vi.c.correct_by < today)
+    )
+
+
+def past_due_under_orders(conn: Connection, case_ids: list[int], today: date) -> dict[int, int]:
+    """Case id -> how many open violations its orders in effect cover past their correction
+    date (the "order past its correction date" filter's own reading)."""
+    if not case_ids:
+        return {}
+    stmt = (
+        select(od.c.case_id, func.count(func.distinct(vi.c.id)))
+        .select_from(od, ni, vi)
+        .where(od.c.case_id.in_(case_ids) & _past_due_under_order(today))
+        .group_by(od.c.case_id)
+    )
+    return {case_id: int(n) for case_id, n in conn.execute(stmt).tuples()}
 
 
 def _address() -> ColumnElement[str]:
@@ -127,12 +213,17 @@ def _address() -> ColumnElement[str]:
 
 
 def _case_where(
-    municipality_id: int, today: date, which: CaseFilter, text: str
+    municipality_id: int,
+    today: date,
+    which: CaseFilter,
+    text: str,
+    cal: OfficeCalendar,
+    windows: Windows = (),
 ) -> ColumnElement[bool]:
     """The cases of the list: the municipality's, through `which`, each word of `text` in the
     case number, the address, the PIN or the name of an owner addressed by a notice. The
     parcels and the owners matching a word are found once (uncorrelated IN), not per case."""
-    where = (c.c.municipality_id == municipality_id) & _filter(which, today)
+    where = (c.c.municipality_id == municipality_id) & _filter(which, today, cal, windows)
     for w in text.lower().split():
         like = f"%{w}%"
         parcels = (
@@ -158,18 +249,26 @@ def case_count(
     today: date,
     which: CaseFilter = CaseFilter.ALL,
     text: str = "",
+    cal: OfficeCalendar = STATUTE,
 ) -> int:
     """How many cases case_rows would list (the section's "N cases")."""
-    return int(conn.execute(_count_statement(municipality_id, today, which, text)).scalar_one())
+    windows = request_windows(conn, municipality_id) if which is CaseFilter.WINDOW_OPEN else ()
+    stmt = _count_statement(municipality_id, today, which, text, cal, windows)
+    return int(conn.execute(stmt).scalar_one())
 
 
 # The list asks the same statements again and again (each keystroke, each page, each refresh):
 # built once, a statement is not rebuilt nor its cache key computed again by SQLAlchemy.
 @lru_cache(maxsize=128)
 def _count_statement(
-    municipality_id: int, today: date, which: CaseFilter, text: str
+    municipality_id: int,
+    today: date,
+    which: CaseFilter,
+    text: str,
+    cal: OfficeCalendar,
+    windows: Windows = (),
 ) -> Select[Any]:
-    where = _case_where(municipality_id, today, which, text)
+    where = _case_where(municipality_id, today, which, text, cal, windows)
     return select(func.count()).select_from(c).where(where)
 
 
@@ -181,11 +280,13 @@ def case_rows(
     text: str = "",
     limit: int | None = None,
     offset: int = 0,
+    cal: OfficeCalendar = STATUTE,
 ) -> list[CaseRow]:
     """The cases of the municipality, newest first, filtered in SQL; `text` matches the case
     number, the address, the PIN or an owner addressed by a notice. `limit` rows from
     `offset` (a page of the list)."""
-    stmt = _rows_statement(municipality_id, today, which, text, limit, offset)
+    windows = request_windows(conn, municipality_id) if which is CaseFilter.WINDOW_OPEN else ()
+    stmt = _rows_statement(municipality_id, today, which, text, limit, offset, cal, windows)
     # Plain tuples: a page is read per keystroke, and named access costs per row and field.
     return [
         CaseRow(
@@ -222,6 +323,8 @@ def _rows_statement(
     text: str,
     limit: int | None,
     offset: int,
+    cal: OfficeCalendar,
+    windows: Windows = (),
 ) -> Select[Any]:
     owner = (
         select(ad.c.name)
@@ -240,7 +343,8 @@ def _rows_statement(
     newest = (c.c.opened_on.desc(), c.c.id.desc())
     # The page's ids first: the owner and the open violations are then read for its rows only,
     # not for every case the sort goes through.
-    page = select(c.c.id).where(_case_where(municipality_id, today, which, text)).order_by(*newest)
+    where = _case_where(municipality_id, today, which, text, cal, windows)
+    page = select(c.c.id).where(where).order_by(*newest)
     if offset:
         page = page.offset(offset)
     if limit is not None:
@@ -282,6 +386,22 @@ _DECISION_WORDS = {
 }
 
 
+def _case_settings(conn: Connection, case_id: int) -> dict[str, Any] | None:
+    m = schema.municipality
+    settings = conn.execute(
+        select(m.c.settings).join(c, c.c.municipality_id == m.c.id).where(c.c.id == case_id)
+    ).scalar_one_or_none()
+    return settings if isinstance(settings, dict) else None
+
+
+def _case_calendar(conn: Connection, case_id: int) -> OfficeCalendar:
+    return OfficeCalendar.of(_case_settings(conn, case_id))
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def timeline(conn: Connection, case_id: int) -> list[TimelineEntry]:
     """Everything that happened in the case, in date order (the order recorded within a day).
     The complaint is shown by what is wrong and how it came in, never by who complained."""
@@ -293,6 +413,8 @@ def timeline(conn: Connection, case_id: int) -> list[TimelineEntry]:
     case = conn.execute(select(c).where(c.c.id == case_id)).one()
     # The steps are cited as the case's code cites its procedure (Hudson 140-3, or Ch. 512).
     step = code_citations(case.housing_code).step
+    # Wis. Stat. ch. 68 for a code with no procedure of its own: its steps cite the statute.
+    proc = case_procedure(case.housing_code, _case_settings(conn, case_id))
     if case.origin.value == "observation":
         opened = f"Case {case.number} opened: {case.summary}"
         add(case.opened_on, 0, 0, "case", opened, step("140-2"))
@@ -312,7 +434,16 @@ def timeline(conn: Connection, case_id: int) -> list[TimelineEntry]:
         .where(ins.c.case_id == case_id)
     ):
         found = conn.execute(
-            select(vi.c.section, vi.c.title, vi.c.unit, vi.c.room, vi.c.correct_by)
+            select(
+                vi.c.id,
+                vi.c.section,
+                vi.c.title,
+                vi.c.unit,
+                vi.c.room,
+                vi.c.correct_by,
+                vi.c.closed_on,
+                vi.c.withdrawn_reason,
+            )
             .where(vi.c.inspection_id == r.id)
             .order_by(vi.c.id)
         ).all()
@@ -330,6 +461,7 @@ def timeline(conn: Connection, case_id: int) -> list[TimelineEntry]:
                     f"{v.section} {v.title}"
                     + (f" ({_where(v.unit, v.room)})" if v.unit or v.room else "")
                     + f", correct by {short_date(v.correct_by)}"
+                    + (f" (withdrawn {short_date(v.closed_on)})" if v.withdrawn_reason else "")
                     for v in found
                 )
             )
@@ -351,6 +483,18 @@ def timeline(conn: Connection, case_id: int) -> list[TimelineEntry]:
             "inspection",
             ": ".join(parts[:1]) + (": " + "; ".join(parts[1:]) if parts[1:] else ""),
         )
+        # A violation recorded by mistake, withdrawn with its reason (the Council's withdrawal
+        # of a notice, 140-3C, gives none: the decision's line says it).
+        for v in found:
+            if v.withdrawn_reason and v.closed_on is not None:
+                add(
+                    v.closed_on,
+                    11,
+                    v.id,
+                    "correction",
+                    f"Violation {v.section} withdrawn: entered by mistake — {v.withdrawn_reason}",
+                    step("140-2"),
+                )
     for r in conn.execute(select(n).where(n.c.case_id == case_id).order_by(n.c.id)):
         names = conn.execute(
             select(ad.c.name, ad.c.role).where(ad.c.notice_id == r.id).order_by(ad.c.id)
@@ -393,7 +537,17 @@ def timeline(conn: Connection, case_id: int) -> list[TimelineEntry]:
                 f"Hearing before the Common Council at {r.hearing_place}{sent}",
                 step("140-3B"),
             )
-        if r.decision is not None and r.decided_on is not None:
+        if r.decision is not None and r.decided_on is not None and proc.review:
+            add(
+                r.decided_on,
+                7,
+                r.id,
+                "decision",
+                f"Decision on review by {proc.decided_by}: determination "
+                f"{proc.decided(r.decision)}: {r.findings}",
+                proc.decision_section,
+            )
+        elif r.decision is not None and r.decided_on is not None:
             add(
                 r.decided_on,
                 7,
@@ -402,18 +556,31 @@ def timeline(conn: Connection, case_id: int) -> list[TimelineEntry]:
                 f"Common Council: notice {_DECISION_WORDS[r.decision]}: {r.findings}",
                 step("140-3H" if r.kind is NoticeKind.EMERGENCY else "140-3C"),
             )
+    cal = _case_calendar(conn, case_id)
+    earliest: dict[int, date] = {}
     for r in conn.execute(
-        select(sv, ad.c.name, ad.c.role)
+        select(sv, ad.c.name, ad.c.role, n.c.kind)
         .join(ad, ad.c.id == sv.c.addressee_id)
         .join(n, n.c.id == ad.c.notice_id)
         .where(n.c.case_id == case_id)
+        .order_by(sv.c.served_on, sv.c.id)
     ):
         how = _METHOD_WORDS[r.method]
         text = f"Served on {r.name} ({r.role.value}) {how}, by {r.served_by}"
         if r.agent_must_notify_owner:
-            text += "; the agent must notify the owner by registered letter"
+            text += (
+                "; this serves the owner, and the agent must notify the owner by registered letter"
+            )
+        first = earliest.get(r.addressee_id)
         if r.withdrawn_on is not None:
             text += f" (withdrawn {short_date(r.withdrawn_on)})"
+        elif first is not None:
+            text += f"; the earliest service, of {short_date(first)}, governs"
+        else:
+            earliest[r.addressee_id] = r.served_on
+            if r.kind is NoticeKind.NOTICE:
+                last = deadlines.petition_window(r.served_on, cal, proc.request.days)
+                text += f"; a {proc.filing_short} may be filed through {last.text()}"
         add(r.served_on, 4, r.id, "service", text, step("140-3A(4)"))
         if r.returned_on is not None:
             add(
@@ -421,7 +588,9 @@ def timeline(conn: Connection, case_id: int) -> list[TimelineEntry]:
                 4,
                 r.id,
                 "service",
-                f"Registered mail to {r.name} returned unclaimed: serve again",
+                f"Registered mail to {r.name} returned {r.returned_how or 'unclaimed'}: the "
+                f"service of {short_date(r.served_on)} stands (mailed to the last known "
+                "address); serve again personally or by posting if you can",
                 step("140-3A(4)"),
             )
         if r.withdrawn_on is not None:
@@ -442,10 +611,10 @@ def timeline(conn: Connection, case_id: int) -> list[TimelineEntry]:
             5,
             r.id,
             "petition",
-            f"Petition for a hearing filed by {r.petitioner} "
+            f"{_capital(proc.filing)} filed by {r.petitioner} "
             f"({'timely' if r.timely else 'late'}): {r.grounds}"
             + (f" (withdrawn {short_date(r.withdrawn_on)})" if r.withdrawn_on else ""),
-            step("140-3B"),
+            proc.request.section if proc.review else step("140-3B"),
         )
         if r.withdrawn_on is not None:
             add(
@@ -453,13 +622,23 @@ def timeline(conn: Connection, case_id: int) -> list[TimelineEntry]:
                 11,
                 r.id,
                 "correction",
-                f"Petition by {r.petitioner} of {short_date(r.filed_on)} withdrawn, entered by "
-                f"mistake: {r.withdrawn_reason}",
-                step("140-3B"),
+                f"{_capital(proc.filing_short)} by {r.petitioner} of {short_date(r.filed_on)} "
+                f"withdrawn, entered by mistake: {r.withdrawn_reason}",
+                proc.request.section if proc.review else step("140-3B"),
             )
     for r in conn.execute(select(od).where(od.c.case_id == case_id)):
         words, section = _ORDER_WORDS[r.kind]
-        add(r.effective_on, 8, r.id, "order", words, step(section))
+        if proc.review and r.kind is OrderKind.AUTOMATIC:  # Wis. Stat. 68.08
+            words = f"The determination became an order: {proc.no_filing_words}".format(
+                days=proc.request.days
+            )
+            cited = proc.no_filing_section
+        elif proc.review and r.kind is OrderKind.COUNCIL:  # 68.09(4)
+            words = "The determination is an order upon the decision on review"
+            cited = proc.decision_section
+        else:
+            cited = step(section)
+        add(r.effective_on, 8, r.id, "order", words, cited)
         if r.revoked_on is not None:
             revoked = "Emergency order revoked after hearing"
             add(r.revoked_on, 8, r.id, "order", revoked, step("140-3H"))
@@ -472,6 +651,29 @@ def timeline(conn: Connection, case_id: int) -> list[TimelineEntry]:
                 "Emergency order modified after hearing",
                 step("140-3H"),
             )
+        if r.set_aside_on is not None and proc.review:
+            appealed = r.set_aside_reason.startswith("reversed on appeal")
+            add(
+                r.set_aside_on,
+                8,
+                r.id,
+                "order",
+                f"Order of {short_date(r.effective_on)} set aside: {r.set_aside_reason}"
+                + ("" if appealed else "; the request awaits the decision on review"),
+                proc.period("final" if appealed else "request").section,
+            )
+        elif r.set_aside_on is not None:
+            add(
+                r.set_aside_on,
+                8,
+                r.id,
+                "order",
+                f"Order of {short_date(r.effective_on)} set aside: {r.set_aside_reason}; the "
+                "notice awaits the Council's hearing",
+                step("140-3B"),
+            )
+    for r in conn.execute(select(ap).where(ap.c.case_id == case_id).order_by(ap.c.id)):
+        _appeal_lines(r, proc, add)
     for r in conn.execute(select(es).where(es.c.case_id == case_id)):
         add(r.decided_on, 9, r.id, "escalation", _escalation_words(r), "")
     # Visits on the inspector's day: scheduled, done (its inspection is the next line), or
@@ -497,6 +699,49 @@ def timeline(conn: Connection, case_id: int) -> list[TimelineEntry]:
         add(case.closed_on, 10, 0, "closure", f"Case closed ({reason}){note}")
     events.sort(key=lambda e: (e[0], e[1], e[2]))
     return [e[3] for e in events]
+
+
+def _appeal_lines(r: Row[Any], proc: Procedure, add: Callable[..., None]) -> None:
+    """An appeal from the decision on review (68.10), its hearing (68.11), the final
+    determination (68.12) and, for information, the time for certiorari (68.13)."""
+    add(
+        r.filed_on,
+        7,
+        r.id,
+        "appeal",
+        f"Appeal filed by {r.appellant} ({'timely' if r.timely else 'late'}): {r.grounds}",
+        proc.period("appeal").section,
+    )
+    if r.hearing_on is not None:
+        sent = (
+            f"; notice served on the appellant {short_date(r.hearing_notice_on)}"
+            if r.hearing_notice_on
+            else ""
+        )
+        add(
+            r.hearing_on,
+            7,
+            r.id,
+            "hearing",
+            f"Hearing on the appeal at {r.hearing_place}{sent}",
+            proc.period("hearing").section,
+        )
+    if r.decision is not None and r.decided_on is not None:
+        judicial = proc.periods.get("judicial")
+        court = (
+            f" (judicial review by certiorari within {judicial.days} days of receipt, "
+            f"{judicial.section})"
+            if judicial
+            else ""
+        )
+        add(
+            r.decided_on,
+            7,
+            r.id,
+            "decision",
+            f"Final determination on the appeal: {proc.decided(r.decision)}: {r.findings}{court}",
+            proc.period("final").section,
+        )
 
 
 def _where(unit: str, room: str) -> str:
@@ -547,7 +792,7 @@ def serve_again(conn: Connection, municipality_id: int) -> list[ServeAgainRow]:
             (c.c.municipality_id == municipality_id)
             & c.c.closed_on.is_(None)
             & (n.c.decision.is_(None) | (n.c.decision != Decision.WITHDRAW.value))
-            & ~_served(ad.c.id)
+            & ~_standing(ad.c.id)
         )
         .order_by(returned.c.returned_on, ad.c.id)
     )
@@ -569,7 +814,6 @@ def agent_duties(conn: Connection, municipality_id: int) -> list[AgentDutyRow]:
         .where(
             (c.c.municipality_id == municipality_id)
             & sv.c.agent_must_notify_owner
-            & sv.c.returned_on.is_(None)
             & sv.c.withdrawn_on.is_(None)
         )
         .order_by(sv.c.served_on, sv.c.id)
@@ -615,7 +859,13 @@ def notice_document(conn: Connection, notice_id: int) -> NoticeDocument:
     """The notice as issued, from its frozen rows (no complainant, no later facts)."""
     u = schema.app_user
     r = conn.execute(
-        select(n, c.c.number, func.coalesce(func.nullif(u.c.full_name, ""), u.c.username))
+        select(
+            n,
+            c.c.number,
+            c.c.housing_code.label("case_code"),
+            c.c.id.label("of_case"),
+            func.coalesce(func.nullif(u.c.full_name, ""), u.c.username).label("issuer"),
+        )
         .join(c, c.c.id == n.c.case_id)
         .join(u, u.c.id == n.c.issued_by_id)
         .where(n.c.id == notice_id)
@@ -626,12 +876,13 @@ def notice_document(conn: Connection, notice_id: int) -> NoticeDocument:
         .order_by(ad.c.id)
     ).all()
     items = conn.execute(select(ni).where(ni.c.notice_id == notice_id).order_by(ni.c.id)).all()
+    proc = case_procedure(r.case_code, _case_settings(conn, r.of_case))
     return NoticeDocument(
         notice_id=notice_id,
         case_number=r.number,
         kind=r.kind.value,
         issued_on=r.issued_on,
-        issued_by=r[-1],
+        issued_by=r.issuer,
         property_address=r.property_address,
         statement=r.statement,
         housing_code=r.housing_code,
@@ -642,6 +893,8 @@ def notice_document(conn: Connection, notice_id: int) -> NoticeDocument:
             )
             for i in items
         ),
+        procedure=proc.key,
+        request_days=r.request_days or proc.request.days,  # as stated when issued
     )
 
 
@@ -770,6 +1023,7 @@ __all__ = [
     "hearing_docket",
     "next_hearing_day",
     "notice_document",
+    "past_due_under_orders",
     "serve_again",
     "special_charges",
     "timeline",

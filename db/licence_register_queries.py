@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, Connection, Select, func, select, true
 
 from db import schema
+from db.enforcement_case_view import office_calendar
 from db.licence_view import dwelling_words
 from desk.enforcement.licences import (
     RENEWAL_DAYS,
@@ -22,21 +23,68 @@ from desk.enforcement.licences import (
     LicenceState,
     RegisterFilter,
     RenewalLetterRow,
+    RenewalNote,
+    not_yet_in_force,
     status_on,
 )
 from desk.errors import NotFound, RuleViolation
 from desk.housing.codes import HousingCodeError, load_housing_code
 
 
+def _renewal(column: str, issued: bool) -> Any:
+    """A column of the licence's renewal (140-10A), as a correlated subquery: the pending
+    application (`issued` False) or the renewal issued; a denied or ended one is none."""
+    lic, ren = schema.rooming_licence, schema.rooming_licence.alias("renewal")
+    which = ren.c.number.is_not(None) if issued else ren.c.state == LicenceState.APPLIED.value
+    return (
+        select(ren.c[column])
+        .where(
+            (ren.c.renews_id == lic.c.id)
+            & which
+            & (ren.c.state != LicenceState.ENDED.value)
+            & (ren.c.state != LicenceState.DENIED.value)
+        )
+        .order_by(ren.c.id.desc())
+        .limit(1)
+        .scalar_subquery()
+    )
+
+
+def _renewed() -> ColumnElement[bool]:
+    """The licence's renewal is issued: no longer expiring, no renewal letter (140-10A)."""
+    lic, ren = schema.rooming_licence, schema.rooming_licence.alias("renewed")
+    return (
+        select(ren.c.id)
+        .where(
+            (ren.c.renews_id == lic.c.id)
+            & ren.c.number.is_not(None)
+            & (ren.c.state != LicenceState.ENDED.value)
+        )
+        .exists()
+    )
+
+
+def _renewal_pending() -> ColumnElement[bool]:
+    lic, ren = schema.rooming_licence, schema.rooming_licence.alias("pending")
+    return (
+        select(ren.c.id)
+        .where((ren.c.renews_id == lic.c.id) & (ren.c.state == LicenceState.APPLIED.value))
+        .exists()
+    )
+
+
 def _where(which: RegisterFilter, today: date, days: int) -> ColumnElement[bool]:
     lic = schema.rooming_licence.c
     issued = lic.state == LicenceState.ISSUED.value
-    # 140-10A: valid through expires_on; expired from the day after.
-    in_force = issued & (lic.expires_on >= today)
+    # 140-10A: valid through expires_on; expired from the day after. A renewal issued early is
+    # in force from its valid_from (licences issued before revision 0021 have none).
+    in_force = (
+        issued & (lic.expires_on >= today) & (lic.valid_from.is_(None) | (lic.valid_from <= today))
+    )
     if which is RegisterFilter.IN_FORCE:
         return in_force
     if which is RegisterFilter.EXPIRING:
-        return in_force & (lic.expires_on <= today + timedelta(days=days))
+        return in_force & (lic.expires_on <= today + timedelta(days=days)) & ~_renewed()
     if which is RegisterFilter.EXPIRED:
         return issued & (lic.expires_on < today)
     if which is RegisterFilter.SUSPENDED:
@@ -60,6 +108,7 @@ def _base(municipality_id: int) -> Select[Any]:
             lic.c.persons,
             lic.c.applied_on,
             lic.c.issued_on,
+            lic.c.valid_from,
             lic.c.expires_on,
             lic.c.state,
             lic.c.suspended_on,
@@ -68,10 +117,22 @@ def _base(municipality_id: int) -> Select[Any]:
             p.c.pin,
             p.c.house_number,
             p.c.street,
+            _renewal("applied_on", issued=False).label("renewal_applied_on"),
+            _renewal("applied_on", issued=True).label("renewed_applied_on"),
+            _renewal("number", issued=True).label("renewal_number"),
+            _renewal("valid_from", issued=True).label("renewal_from"),
         )
         .join(p, p.c.id == lic.c.parcel_id)
         .where(lic.c.municipality_id == municipality_id)
     )
+
+
+def _renewal_note(r: Any) -> RenewalNote | None:
+    if r.renewal_number is not None:
+        return RenewalNote(r.renewed_applied_on, r.renewal_number, r.renewal_from)
+    if r.renewal_applied_on is not None:
+        return RenewalNote(r.renewal_applied_on)
+    return None
 
 
 def register(
@@ -81,7 +142,8 @@ def register(
     which: RegisterFilter = RegisterFilter.ALL,
     days: int = RENEWAL_DAYS,
 ) -> list[LicenceRow]:
-    """The register's rows, by expiry for the expiring, else by number then application."""
+    """The register's rows, by expiry for the expiring, else by number then application. A
+    licence in force names its renewal applied for or issued (140-10A)."""
     lic = schema.rooming_licence.c
     order = (
         (lic.expires_on, lic.id)
@@ -89,39 +151,47 @@ def register(
         else (lic.number.is_(None), lic.number, lic.id)
     )
     rows = conn.execute(_base(municipality_id).where(_where(which, today, days)).order_by(*order))
-    return [
-        LicenceRow(
-            licence_id=r.id,
-            number=r.number or "",
-            operator=r.operator_name,
-            address=dwelling_words(r.house_number, r.street, r.dwelling_unit),
-            pin=r.pin,
-            persons=r.persons,
-            applied_on=r.applied_on,
-            issued_on=r.issued_on,
-            expires_on=r.expires_on,
-            status=status_on(
-                LicenceState(r.state),
-                r.expires_on,
-                today,
-                correct_by=r.correct_by,
-                watch_days=days,
-            ),
-            suspended_on=r.suspended_on,
-            revoked_on=r.revoked_on,
+    out = []
+    for r in rows:
+        renewal = _renewal_note(r)
+        out.append(
+            LicenceRow(
+                licence_id=r.id,
+                number=r.number or "",
+                operator=r.operator_name,
+                address=dwelling_words(r.house_number, r.street, r.dwelling_unit),
+                pin=r.pin,
+                persons=r.persons,
+                applied_on=r.applied_on,
+                issued_on=r.issued_on,
+                expires_on=r.expires_on,
+                status=status_on(
+                    LicenceState(r.state),
+                    r.expires_on,
+                    today,
+                    correct_by=r.correct_by,
+                    watch_days=days,
+                    valid_from=r.valid_from,
+                    renewal=renewal,
+                ),
+                suspended_on=r.suspended_on,
+                revoked_on=r.revoked_on,
+                valid_from=r.valid_from,
+                renewal=renewal,
+            )
         )
-        for r in rows
-    ]
+    return out
 
 
 def renewal_letters(
     conn: Connection, municipality_id: int, today: date, days: int = RENEWAL_DAYS
 ) -> list[RenewalLetterRow]:
-    """A letter to each operator whose licence is in force and expires within `days`."""
+    """A letter to each operator whose licence is in force and expires within `days`, unless
+    its renewal is applied for or issued already (140-10A)."""
     lic = schema.rooming_licence.c
     rows = conn.execute(
         _base(municipality_id)
-        .where(_where(RegisterFilter.EXPIRING, today, days))
+        .where(_where(RegisterFilter.EXPIRING, today, days) & ~_renewal_pending())
         .order_by(lic.expires_on, lic.id)
     )
     return [
@@ -153,10 +223,18 @@ def certificate(
     conn: Connection, licence_id: int, today: date | None = None
 ) -> LicenceCertificate | None:
     """The licence to display within the rooming house (140-10A); None for an application never
-    issued (pending or denied). `status` is read on `today` (the issue day when not given)."""
+    issued (pending or denied). `status` is read on `today` (the issue day when not given), and
+    for a renewal issued early on its first day in force, when it goes up in the house."""
     r = _one(conn, licence_id)
     if r.number is None or r.issued_on is None or r.expires_on is None:
         return None
+    on = today or r.issued_on
+    if not_yet_in_force(r.valid_from, on):  # a renewal is printed to be displayed from then
+        on = r.valid_from
+    renews = ""
+    if r.renews_id is not None:
+        lic = schema.rooming_licence.c
+        renews = conn.execute(select(lic.number).where(lic.id == r.renews_id)).scalar() or ""
     u = schema.app_user
     issued_by = conn.execute(
         select(func.coalesce(func.nullif(u.c.full_name, ""), u.c.username)).where(
@@ -184,7 +262,9 @@ def certificate(
         fee=r.fee,
         fee_receipt=r.fee_receipt or "",
         issued_by=issued_by or "",
-        status=status_on(LicenceState(r.state), r.expires_on, today or r.issued_on),
+        status=status_on(LicenceState(r.state), r.expires_on, on, valid_from=r.valid_from),
+        valid_from=r.valid_from,
+        renews=renews,
     )
 
 
@@ -275,4 +355,5 @@ def licence_notice(
         violations=()
         if kind is LicenceNoticeKind.DENIAL
         else _notice_violations(conn, r.case_id, dated),
+        calendar=office_calendar(conn, r.municipality_id),
     )

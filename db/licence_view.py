@@ -1,7 +1,8 @@
 """What a rooming house licence's window shows (Hudson 140-10): the licence row with its dwelling,
 its rooms, the case its inspections are on (and whether the inspector has been since the
-application, how many violations are open), and the Council's fee in force. Frozen rows, never
-live ORM objects; db/licence_register_queries.py keeps the register itself."""
+application, how many violations are open), the licence it renews and its renewal (140-10A), and
+the Council's fee in force. Frozen rows, never live ORM objects; db/licence_register_queries.py
+keeps the register itself."""
 
 from __future__ import annotations
 
@@ -9,10 +10,12 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 
-from sqlalchemy import Connection, func, select
+from sqlalchemy import ColumnElement, Connection, func, select
 
 from db import schema
+from db.enforcement_case_view import office_calendar
 from desk.enforcement import licences as rules
+from desk.enforcement.computing_time import STATUTE, OfficeCalendar
 from desk.enforcement.licences import (
     HearingDecision,
     LicenceState,
@@ -77,6 +80,41 @@ class LicenceFacts:
     case_closed_on: date | None
     last_inspected_on: date | None  # the latest inspection on the licence's case
     open_violations: int  # on the licence's case
+    # 140-10A: a renewal issued early is in force from valid_from (None: from issued_on)
+    valid_from: date | None = None
+    renews: RenewalLink | None = None  # the licence this one renews
+    renewal: RenewalLink | None = None  # its latest renewal, applied for or issued
+    calendar: OfficeCalendar = STATUTE  # the office's days (Wis. Stat. 990.001(4))
+    # 140-10D: an automatic revocation set aside by a timely petition typed in after it
+    revocation_set_aside_on: date | None = None
+    revocation_set_aside_reason: str = ""
+
+
+@dataclass(frozen=True)
+class RenewalLink:
+    """The other end of a renewal (140-10A): the licence renewed, or the renewal."""
+
+    id: int
+    number: str | None  # None: an application not issued
+    state: LicenceState
+    applied_on: date
+    valid_from: date | None
+    expires_on: date | None
+
+
+def _link(conn: Connection, where: ColumnElement[bool]) -> RenewalLink | None:
+    lic = schema.rooming_licence.c
+    r = conn.execute(
+        select(lic.id, lic.number, lic.state, lic.applied_on, lic.valid_from, lic.expires_on)
+        .where(where)
+        .order_by(lic.id.desc())
+        .limit(1)
+    ).first()
+    if r is None:
+        return None
+    return RenewalLink(
+        r.id, r.number, LicenceState(r.state), r.applied_on, r.valid_from, r.expires_on
+    )
 
 
 def dwelling_words(house_number: str | None, street: str | None, unit: str | None) -> str:
@@ -138,6 +176,9 @@ def licence_facts(conn: Connection, licence_id: int) -> LicenceFacts | None:
             .select_from(schema.enforcement_violation)
             .where(v.case_id == r.case_id, v.state == ViolationState.OPEN.value)
         ).scalar_one()
+    lic_c = schema.rooming_licence.c
+    renews = _link(conn, lic_c.id == r.renews_id) if r.renews_id is not None else None
+    renewal = _link(conn, lic_c.renews_id == r.id)
     return LicenceFacts(
         id=r.id,
         municipality_id=r.municipality_id,
@@ -184,6 +225,12 @@ def licence_facts(conn: Connection, licence_id: int) -> LicenceFacts | None:
         case_closed_on=r.case_closed_on,
         last_inspected_on=last_inspected,
         open_violations=int(still_open),
+        valid_from=r.valid_from,
+        renews=renews,
+        renewal=renewal,
+        calendar=office_calendar(conn, r.municipality_id),
+        revocation_set_aside_on=r.revocation_set_aside_on,
+        revocation_set_aside_reason=r.revocation_set_aside_reason or "",
     )
 
 

@@ -51,6 +51,7 @@ from desk.domain.model import (
 from desk.domain.municipality import LetterheadVersion, MunicipalityImage
 from desk.enforcement import licences as rooming
 from desk.enforcement import model as enforcement
+from desk.enforcement.appeal import Appeal
 from desk.fees.model import AssessedLine, StoredVersion
 
 mapper_registry = registry()
@@ -229,6 +230,7 @@ def start_mappers() -> None:
         (enforcement.NoticeService, schema.enforcement_service),
         (enforcement.EnforcementOrder, schema.enforcement_order),
         (enforcement.CaseVisit, schema.enforcement_visit),
+        (Appeal, schema.enforcement_appeal),  # Wis. Stat. 68.10-68.12 (revision 0022)
     ):
         mapper_registry.map_imperatively(cls, table, **_versioned(table))
     # Rooming house licences (revision 0018): plain rows; desk.services.enforcement.licences.

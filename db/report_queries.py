@@ -58,6 +58,7 @@ from desk.enforcement.model import (
     OrderKind,
     ServiceMethod,
 )
+from desk.enforcement.procedure import procedure_of_code
 from desk.enforcement.rules import housing_code_key
 from desk.errors import NotFound, RuleViolation, ValidationError
 
@@ -1766,7 +1767,8 @@ def enforcement_figures(
         conn,
         select(eod.c.kind, func.count())
         .select_from(eod.join(ec, ec.c.id == eod.c.case_id))
-        .where(mine, _between(eod.c.effective_on, period))
+        # an order set aside for a timely petition recorded late never arose (140-3B)
+        .where(mine, _between(eod.c.effective_on, period), eod.c.set_aside_on.is_(None))
         .group_by(eod.c.kind),
         OrderKind,
     )
@@ -1841,6 +1843,29 @@ def enforcement_figures(
     )
 
 
+def _with_appeals(
+    conn: Connection, municipality_id: int, period: r.Period, figures: r.EnforcementFigures
+) -> r.EnforcementFigures:
+    """Under Wis. Stat. ch. 68 (Ch. 512): the appeals filed in the period (68.10) and the final
+    determinations made (68.12), each by its own date; a Hudson report has no such line."""
+    if not procedure_of_code(figures.code).review:
+        return figures
+    ap = schema.enforcement_appeal
+    mine = ec.c.municipality_id == municipality_id
+    cases = ap.join(ec, ec.c.id == ap.c.case_id)
+
+    def count(day: Any) -> int:
+        return int(
+            conn.execute(
+                select(func.count()).select_from(cases).where(mine, _between(day, period))
+            ).scalar_one()
+        )
+
+    return replace(
+        figures, appeals=count(ap.c.filed_on), final_determinations=count(ap.c.decided_on)
+    )
+
+
 def enforcement_hearings(
     conn: Connection, municipality_id: int, period: r.Period
 ) -> tuple[r.HearingLine, ...]:
@@ -1859,6 +1884,8 @@ def enforcement_hearings(
         .where(
             ec.c.municipality_id == municipality_id,
             en.c.decision.is_not(None),
+            # the Council's: a decision on review (Wis. Stat. 68.09) is made with no hearing
+            en.c.hearing_on.is_not(None),
             _between(en.c.decided_on, period),
         )
         .order_by(en.c.decided_on, ec.c.number, en.c.id)
@@ -1897,7 +1924,8 @@ def enforcement_section(
     code = housing_code_key(settings if isinstance(settings, dict) else None)
 
     def figures(when: r.Period) -> r.EnforcementFigures:
-        return replace(enforcement_figures(conn, municipality_id, when), code=code)
+        figures = replace(enforcement_figures(conn, municipality_id, when), code=code)
+        return _with_appeals(conn, municipality_id, when, figures)
 
     return r.EnforcementSection(
         figures=figures(period),

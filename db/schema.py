@@ -1090,6 +1090,9 @@ enforcement_violation = Table(
         "closed_inspection_id",
         ForeignKey("enforcement_inspection.id", name="fk_enforcement_violation_closed_inspection"),
     ),
+    # Recorded by mistake: withdrawn with its reason (revision 0021; closed_on is the day).
+    Column("withdrawn_reason", Text, nullable=False, server_default=""),
+    Column("withdrawn_by_id", ForeignKey("app_user.id")),
 )
 
 enforcement_violation_check = Table(
@@ -1130,6 +1133,9 @@ enforcement_notice = Table(
     Column("decided_on", Date),
     Column("findings", Text, nullable=False),
     Column("at", UTCDateTime),
+    # The days to petition or request review the notice stated when issued (revision 0022;
+    # None before): a reprint states the same whatever the office's periods are since.
+    Column("request_days", Integer),
 )
 
 enforcement_notice_item = Table(
@@ -1167,6 +1173,7 @@ enforcement_service = Table(
     Column("served_on", Date, nullable=False),
     Column("served_by", String(200), nullable=False),
     Column("returned_on", Date),
+    Column("returned_how", String(20), nullable=False, server_default=""),  # revision 0021
     Column("agent_must_notify_owner", Boolean, nullable=False),
     Column("by_user_id", ForeignKey("app_user.id")),
     Column("at", UTCDateTime),
@@ -1200,8 +1207,35 @@ enforcement_order = Table(
     Column("revoked_on", Date),
     Column("superseded_on", Date),
     Column("at", UTCDateTime),
+    # A timely petition recorded after the sweep made the order sets it aside (revision 0021).
+    Column("set_aside_on", Date),
+    Column("set_aside_reason", Text, nullable=False, server_default=""),
+    Column("set_aside_by_id", ForeignKey("app_user.id")),
     # One order of each kind per notice: the sweep (140-3D) stays idempotent under a race.
     UniqueConstraint("notice_id", "kind", name="uq_enforcement_order_notice_kind"),
+)
+
+# Wis. Stat. ch. 68 (revision 0022): an appeal from a decision on review (68.10), its hearing
+# (68.11) and the final determination (68.12).
+enforcement_appeal = Table(
+    "enforcement_appeal",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    version_column(),
+    Column("case_id", ForeignKey("enforcement_case.id"), nullable=False, index=True),
+    Column("notice_id", ForeignKey("enforcement_notice.id"), nullable=False, index=True),
+    Column("appellant", String(200), nullable=False),
+    Column("filed_on", Date, nullable=False),
+    Column("grounds", Text, nullable=False),
+    Column("timely", Boolean, nullable=False),
+    Column("hearing_on", Date),
+    Column("hearing_place", String(200), nullable=False, server_default=""),
+    Column("hearing_notice_on", Date),
+    Column("decision", StrEnumType(enforcement.Decision)),
+    Column("decided_on", Date),
+    Column("findings", Text, nullable=False, server_default=""),
+    Column("by_user_id", ForeignKey("app_user.id")),
+    Column("at", UTCDateTime),
 )
 
 enforcement_escalation = Table(
@@ -1272,6 +1306,12 @@ rooming_licence = Table(
     # (revision 0019); none before the fee is set.
     Column("fee", Cents),
     Column("fee_receipt", String(40), nullable=False, server_default=""),
+    # A renewal names the licence it renews and runs from the day after it ends; an automatic
+    # revocation set aside by a timely petition recorded late (revision 0021).
+    Column("renews_id", ForeignKey("rooming_licence.id")),
+    Column("valid_from", Date),
+    Column("revocation_set_aside_on", Date),
+    Column("revocation_set_aside_reason", Text, nullable=False, server_default=""),
     UniqueConstraint("municipality_id", "number", name="uq_rooming_licence_number"),
 )
 

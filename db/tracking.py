@@ -63,6 +63,7 @@ from desk.domain.municipality import LetterheadVersion, MunicipalityImage
 from desk.domain.search import number_sort_key, permit_terms
 from desk.enforcement import licences as rooming
 from desk.enforcement import model as enforcement
+from desk.enforcement.appeal import Appeal
 from desk.fees.model import AssessedLine, StoredVersion
 
 ENTITY_NAMES: dict[type, str] = {
@@ -128,6 +129,8 @@ ENTITY_NAMES.update(
         enforcement.CaseVisit: "enforcement_visit",
     }
 )
+# Wis. Stat. ch. 68 appeals (revision 0022).
+ENTITY_NAMES[Appeal] = "enforcement_appeal"
 # Rooming house licences (revision 0018).
 ENTITY_NAMES.update(
     {

@@ -658,7 +658,6 @@ class EnforcementRepo(RowRepo):
             .where(
                 (a.c.notice_id == n.c.id)
                 & (s.c.served_on <= served_by)
-                & s.c.returned_on.is_(None)
                 & s.c.withdrawn_on.is_(None)
             )
             .exists()
@@ -677,6 +676,7 @@ class EnforcementRepo(RowRepo):
                     & c.c.closed_on.is_(None)
                     & (n.c.kind == NoticeKind.NOTICE.value)
                     & n.c.decision.is_(None)
+                    # a set-aside order is no order, but its notice had a timely petition
                     & ~select(o.c.id).where(o.c.notice_id == n.c.id).exists()
                     & served
                     & ~petitioned

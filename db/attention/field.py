@@ -11,7 +11,7 @@ from sqlalchemy import Connection, select
 from db import schema
 from db.attention.counter import permit_what
 from db.enforcement_case_view import municipality_housing_code
-from db.enforcement_queries import case_rows
+from db.enforcement_queries import case_rows, past_due_under_orders
 from db.inspection_queries import inspector_day, overdue_orders, week
 from desk.dates import stop_time
 from desk.domain.attention import ENFORCEMENT, INSPECTIONS, Item
@@ -105,13 +105,16 @@ def notices_unserved(conn: Connection, municipality_id: int, today: date) -> lis
 
 
 def enforcement_past_due(conn: Connection, municipality_id: int, today: date) -> list[Item]:
-    """Cases with an order in force past its correction date: re-inspect or escalate."""
+    """Cases with an order in effect past its correction date: re-inspect or escalate. Counted:
+    the open violations the order covers (items of its notice), not every one of the case."""
+    rows = case_rows(conn, municipality_id, today, CaseFilter.ORDER_PAST_DUE)
+    late = past_due_under_orders(conn, [r.case_id for r in rows], today)
     return [
         Item(
             f"{r.number} · {r.address}",
-            f"{r.open_violations} violation(s) not corrected by the order's date; re-inspect, "
-            "cite, condemn or abate",
+            f"{late.get(r.case_id, 0)} violation(s) not corrected by the order's date; "
+            "re-inspect, cite, condemn or abate",
             section=ENFORCEMENT,
         )
-        for r in case_rows(conn, municipality_id, today, CaseFilter.ORDER_PAST_DUE)
+        for r in rows
     ]

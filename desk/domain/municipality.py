@@ -127,6 +127,7 @@ LABELS = {
     "county": "County",
     "placename": "PLACENAME",
     "housing_code": "Housing code",
+    "office_open_saturdays": "Office open on Saturdays",
 }
 
 

@@ -403,8 +403,8 @@ ORDER_WORDS = {
 def order_words(c: CodeCitations) -> dict[OrderKind, str]:
     """ORDER_WORDS citing the municipality's code (Hudson: as ORDER_WORDS)."""
     return {
-        OrderKind.AUTOMATIC: cite("no timely petition", c.order_automatic),
-        OrderKind.COUNCIL: cite("upon the Council's decision", c.order_council),
+        OrderKind.AUTOMATIC: cite(c.order_automatic_label, c.order_automatic),
+        OrderKind.COUNCIL: cite(c.order_council_label, c.order_council),
         OrderKind.EMERGENCY: cite("emergency orders", c.order_emergency),
     }
 
@@ -446,6 +446,16 @@ class CodeCitations:
     order_emergency: str = ""
     condemnation: str = ""
     licences: Mapping[str, str] = field(default_factory=dict)  # LICENCE_EVENTS' keys
+    # The words of its procedure: Hudson 140-3's petition and Council hearing, or Wis. Stat.
+    # ch. 68's request for review, decision on review and appeal (Ch. 512).
+    petitions_label: str = "Petitions for a hearing"
+    petitions_timely_label: str = "filed within 10 days"
+    hearings_label: str = "Hearings held and decided"
+    order_automatic_label: str = "no timely petition"
+    order_council_label: str = "upon the Council's decision"
+    decided_by: str = "decided by the Common Council"  # the summary sentence's words
+    decision_words: Mapping[Decision, str] = field(default_factory=lambda: dict(DECISION_WORDS))
+    appeals: str = ""  # Wis. Stat. 68.10: appeals are counted where the procedure has them
 
     @property
     def title(self) -> str:
@@ -492,7 +502,29 @@ CODE_CITATIONS = {
         condemnation="140-11",
         licences=LICENCE_EVENTS,
     ),
-    "ch-512": CodeCitations("ch-512", chapter="Ch. 512", procedure="Ch. 512"),
+    # Ch. 512 has standards and no procedure of its own: a determination is reviewed under
+    # Wis. Stat. ch. 68 (resources/procedures/wis-stat-68.toml).
+    "ch-512": CodeCitations(
+        "ch-512",
+        chapter="Ch. 512",
+        procedure="Ch. 512",
+        petitions="Wis. Stat. 68.08",
+        hearings="Wis. Stat. 68.09",
+        order_automatic="Wis. Stat. 68.08",
+        order_council="Wis. Stat. 68.09(4)",
+        petitions_label="Requests for review",
+        petitions_timely_label="filed within 30 days",
+        hearings_label="Decisions on review",
+        order_automatic_label="no review requested",
+        order_council_label="upon the decision on review",
+        decided_by="decided on review",
+        decision_words={
+            Decision.SUSTAIN: "affirmed",
+            Decision.MODIFY: "modified",
+            Decision.WITHDRAW: "reversed",
+        },
+        appeals="Wis. Stat. 68.10",
+    ),
 }
 
 
@@ -556,6 +588,10 @@ class EnforcementFigures:
     licences: Mapping[str, int] | None = None
     # The housing code the municipality enforces: the labels cite its sections.
     code: str = DEFAULT_HOUSING_CODE
+    # Wis. Stat. ch. 68 (Ch. 512): appeals filed (68.10) and final determinations (68.12);
+    # None: the code's procedure has no appeal (Hudson 140-3), nothing printed.
+    appeals: int | None = None
+    final_determinations: int | None = None
 
     @property
     def citations(self) -> CodeCitations:
@@ -593,18 +629,28 @@ class EnforcementFigures:
         out += [
             FigureLine(
                 "petitions",
-                cite("Petitions for a hearing", c.petitions),
+                cite(c.petitions_label, c.petitions),
                 self.petitions_timely + self.petitions_late,
             ),
-            FigureLine("petitions.timely", "filed within 10 days", self.petitions_timely, 1),
+            FigureLine("petitions.timely", c.petitions_timely_label, self.petitions_timely, 1),
             FigureLine("petitions.late", "filed late", self.petitions_late, 1),
         ]
         out += parts(
             "hearings",
-            cite("Hearings held and decided", c.hearings),
+            cite(c.hearings_label, c.hearings),
             self.decisions,
-            DECISION_WORDS,
+            c.decision_words,
         )
+        if self.appeals is not None:
+            out.append(FigureLine("appeals", cite("Appeals", c.appeals), self.appeals))
+        if self.final_determinations is not None:
+            out.append(
+                FigureLine(
+                    "final_determinations",
+                    cite("Final determinations on appeal", "Wis. Stat. 68.12"),
+                    self.final_determinations,
+                )
+            )
         out += parts("escalations", "Orders not complied with", self.escalations, ESCALATION_WORDS)
         out.append(
             FigureLine(
@@ -685,7 +731,8 @@ class EnforcementSection:
             f"In {period_words}: {_n(n['complaints'], 'complaint')} received, "
             f"{_n(n['cases_opened'], 'case')} opened and {closed:,} closed, "
             f"{_n(n['notices'], 'notice')} issued, {_n(orders, 'order')} taking effect, "
-            f"{_n(n['hearings'], 'hearing')} decided by the Common Council"
+            f"{_n(n['hearings'], 'hearing' if f.appeals is None else 'request')} "
+            f"{self.citations.decided_by}"
         )
         if f.condemnations is not None:
             text += f", {_n(f.condemnations, 'dwelling')} condemned"

@@ -8,6 +8,11 @@ Readings of the text where it leaves room (the office may decide otherwise):
   day D begins D+1 and ends on the anniversary, so a licence issued on D is valid through
   D + 1 year (the same date a year later) and expired from the day after. Issued on 29 February,
   it is valid through 28 February of the next year (a year never runs past its own length).
+- Renewal (140-10A sets no renewal of its own; the operator applies again, and no person may
+  operate without a valid licence): the operator may apply within the last RENEWAL_DAYS days of
+  the licence (the register's expiry watch). A renewal issued before the old licence ends is
+  valid from the day after it ends (valid_from) and runs as a licence issued that day would, so
+  there is neither a gap nor an overlap; issued after it ended, it runs from its day of issue.
 - The change of owner or control (140-10A): notice is due within 24 hours after the change, by
   the clock (changed at 14:00 on one day: timely through 14:00 the next). The licence is not
   transferable: it ends on the day of the change, however timely the notice; the successor
@@ -33,6 +38,7 @@ from decimal import Decimal
 from enum import StrEnum
 
 from desk.dates import short_date
+from desk.enforcement.computing_time import STATUTE, OfficeCalendar
 from desk.errors import ValidationError
 from desk.housing import occupancy
 from desk.money import format_money, parse_money
@@ -112,6 +118,12 @@ class RoomingLicence:
     change_notice_late: bool | None = None
     successor_name: str = ""
     successor_address: str = ""
+    # 140-10A: a renewal names the licence it renews and is valid from the day after it ends
+    renews_id: int | None = None
+    valid_from: date | None = None
+    # 140-10D: an automatic revocation set aside by a timely petition recorded after it
+    revocation_set_aside_on: date | None = None
+    revocation_set_aside_reason: str = ""
     ended_on: date | None = None
     by_user_id: int | None = None
     at: datetime | None = None
@@ -154,6 +166,27 @@ def expired(expires_on: date, today: date) -> bool:
     return today > expires_on
 
 
+def renewal_opens(expires_on: date) -> date:
+    """140-10A: the first day a renewal may be applied for, RENEWAL_DAYS before the last valid
+    day (the register's expiry watch: expiring_within is true from this day)."""
+    return expires_on - timedelta(days=RENEWAL_DAYS)
+
+
+def renewal_term(old_expires_on: date, issued_on: date) -> tuple[date, date]:
+    """140-10A: (valid_from, expires_on) of a renewal issued on `issued_on`. Issued while the old
+    licence is valid, it runs one year from the day after the old one's last valid day: through
+    the anniversary of that last day, so term follows term with no gap, no overlap and no drift;
+    issued after, from its day of issue as a new licence."""
+    if issued_on <= old_expires_on:
+        return old_expires_on + timedelta(days=1), last_valid_day(old_expires_on)
+    return issued_on, last_valid_day(issued_on)
+
+
+def not_yet_in_force(valid_from: date | None, today: date) -> bool:
+    """A renewal issued early is not in force before its valid_from (140-10A)."""
+    return valid_from is not None and today < valid_from
+
+
 def change_notice_due(changed_at: datetime) -> datetime:
     """140-10A: written notice within 24 hours after the change."""
     return changed_at + timedelta(hours=CHANGE_NOTICE_HOURS)
@@ -163,24 +196,26 @@ def change_notice_late(changed_at: datetime, notice_at: datetime) -> bool:
     return notice_at > change_notice_due(changed_at)
 
 
-def petition_last_day(suspended_on: date) -> date:
-    """140-10D: a petition is timely through the 10th day following the suspension."""
-    return suspended_on + timedelta(days=PETITION_DAYS)
+def petition_last_day(suspended_on: date, cal: OfficeCalendar = STATUTE) -> date:
+    """140-10D: a petition is timely through the 10th day following the suspension, a last day
+    on a Sunday, a legal holiday or a Saturday the office is closed moved to the next day it is
+    open (Wis. Stat. 990.001(4))."""
+    return cal.last_day(suspended_on, PETITION_DAYS, filing=True).day
 
 
-def petition_timely(suspended_on: date, filed_on: date) -> bool:
-    return filed_on <= petition_last_day(suspended_on)
+def petition_timely(suspended_on: date, filed_on: date, cal: OfficeCalendar = STATUTE) -> bool:
+    return filed_on <= petition_last_day(suspended_on, cal)
 
 
-def automatic_revocation_day(suspended_on: date) -> date:
+def automatic_revocation_day(suspended_on: date, cal: OfficeCalendar = STATUTE) -> date:
     """140-10D: with no petition, deemed revoked the day after the window closed (S+11)."""
-    return petition_last_day(suspended_on) + timedelta(days=1)
+    return petition_last_day(suspended_on, cal) + timedelta(days=1)
 
 
-def denial_petition_last_day(denied_on: date) -> date:
+def denial_petition_last_day(denied_on: date, cal: OfficeCalendar = STATUTE) -> date:
     """140-10B hearing "under the procedure provided by 140-3": 140-3B's 10 days after the
-    written denial."""
-    return denied_on + timedelta(days=PETITION_DAYS)
+    written denial (990.001(4) as for any petition)."""
+    return cal.last_day(denied_on, PETITION_DAYS, filing=True).day
 
 
 def expiring_within(expires_on: date, today: date, days: int = RENEWAL_DAYS) -> bool:
@@ -293,6 +328,27 @@ class RegisterFilter(StrEnum):
 
 
 IN_FORCE = "in force"  # every register status of a licence in force starts with it
+NOT_YET = "renewal — in force from"  # a renewal issued before the licence it renews ended
+
+
+@dataclass(frozen=True)
+class RenewalNote:
+    """The renewal of a licence as the register reads it (140-10A): applied for, or issued."""
+
+    applied_on: date
+    number: str | None = None  # once issued
+    valid_from: date | None = None
+
+    @property
+    def issued(self) -> bool:
+        return self.number is not None
+
+    @property
+    def words(self) -> str:
+        if self.number is None:
+            return f"renewal applied on {short_date(self.applied_on)}"
+        start = f", from {short_date(self.valid_from)}" if self.valid_from else ""
+        return f"renewal issued — {self.number}{start}"
 
 
 def status_on(
@@ -302,25 +358,34 @@ def status_on(
     *,
     correct_by: date | None = None,
     watch_days: int | None = None,
+    valid_from: date | None = None,
+    renewal: RenewalNote | None = None,
 ) -> str:
     """What the register shows: the state, with 'expired' read from the date. A licence in
     force says what a clerk on the phone needs: warned with its correction date (140-10C; "past
     due" once that date has passed and it is not yet suspended), and, with `watch_days`, its
-    last valid day when that falls within them (140-10A: a renewal is due)."""
+    last valid day when that falls within them (140-10A: a renewal is due), and its renewal
+    applied for or issued. A renewal issued early is not in force before its `valid_from`."""
     if state is LicenceState.ISSUED and expires_on is not None and expired(expires_on, today):
         return "expired"
     if state is not LicenceState.ISSUED:
         return state.value
+    if valid_from is not None and not_yet_in_force(valid_from, today):
+        return f"{NOT_YET} {short_date(valid_from)}"
     notes = []
     if correct_by is not None:
         late = ", past due" if correct_by < today else ""
         notes.append(f"warned, correct by {short_date(correct_by)}{late}")
+    renewed = renewal is not None and renewal.issued
     if (
         watch_days is not None
         and expires_on is not None
+        and not renewed
         and expires_on <= today + timedelta(days=watch_days)
     ):
         notes.append(f"expires {short_date(expires_on)}")
+    if renewal is not None:
+        notes.append(renewal.words)
     return f"{IN_FORCE} — {'; '.join(notes)}" if notes else IN_FORCE
 
 
@@ -338,6 +403,8 @@ class LicenceRow:
     status: str
     suspended_on: date | None
     revoked_on: date | None
+    valid_from: date | None = None  # a renewal issued early: in force from this day
+    renewal: RenewalNote | None = None  # its renewal applied for or issued (140-10A)
 
 
 @dataclass(frozen=True)
@@ -352,11 +419,17 @@ class RenewalLetterRow:
     expires_on: date
 
     @property
+    def renewal_opens(self) -> date:
+        return renewal_opens(self.expires_on)
+
+    @property
     def text(self) -> str:
         return (
             f"Rooming house licence {self.number} for {self.dwelling} expires at the end of "
             f"{short_date(self.expires_on)} (Hudson 140-10A). Apply to the office of the "
-            "Building Inspector to renew it."
+            f"Building Inspector to renew it, on or after {short_date(self.renewal_opens)}; a "
+            f"renewal issued by {short_date(self.expires_on)} runs from "
+            f"{short_date(self.expires_on + timedelta(days=1))}."
         )
 
 
@@ -421,6 +494,8 @@ class LicenceCertificate:
     fee_receipt: str
     issued_by: str  # the City Clerk who issued it
     status: str  # status_on(...) the day it is printed: "in force", "expired", "revoked", ...
+    valid_from: date | None = None  # a renewal: the day after the licence it renews ended
+    renews: str = ""  # the number of the licence it renews
 
 
 @dataclass(frozen=True)
@@ -455,6 +530,7 @@ class LicenceNoticeDoc:
     denied_on: date | None
     denial_reason: str
     violations: tuple[LicenceNoticeViolation, ...]
+    calendar: OfficeCalendar = STATUTE  # the office's days (Wis. Stat. 990.001(4))
 
     @property
     def dated(self) -> date:
@@ -473,8 +549,8 @@ class LicenceNoticeDoc:
         140-3B); None for the warning (140-10D sets no period for it)."""
         if self.kind is LicenceNoticeKind.SUSPENSION:
             assert self.suspended_on is not None
-            return petition_last_day(self.suspended_on)
+            return petition_last_day(self.suspended_on, self.calendar)
         if self.kind is LicenceNoticeKind.DENIAL:
             assert self.denied_on is not None
-            return denial_petition_last_day(self.denied_on)
+            return denial_petition_last_day(self.denied_on, self.calendar)
         return None

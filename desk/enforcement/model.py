@@ -148,6 +148,9 @@ class Violation:
     state: ViolationState = ViolationState.OPEN
     closed_on: date | None = None  # corrected or withdrawn
     closed_inspection_id: int | None = None
+    # Recorded by mistake: withdrawn (state WITHDRAWN, closed_on the day) with the reason.
+    withdrawn_reason: str = ""
+    withdrawn_by_id: int | None = None
     id: int | None = None
     version: int = 0
 
@@ -182,6 +185,7 @@ class Notice:
     decided_on: date | None = None
     findings: str = ""  # 140-3F: summary of the proceedings, findings and decision
     at: datetime | None = None
+    request_days: int | None = None  # the days to file the notice stated (None: older ones)
     id: int | None = None
     version: int = 0
 
@@ -219,6 +223,7 @@ class NoticeService:
     served_on: date
     served_by: str
     returned_on: date | None = None
+    returned_how: str = ""  # "unclaimed" or "refused": recorded, the service stands (140-3A(4))
     # 140-1 "owner": an agent served must notify the owner by registered letter.
     agent_must_notify_owner: bool = False
     by_user_id: int | None = None
@@ -257,6 +262,10 @@ class EnforcementOrder:
     revoked_on: date | None = None  # 140-3H: revoked after hearing
     superseded_on: date | None = None  # 140-3H: modified after hearing (a new order)
     at: datetime | None = None
+    # 140-3B/D: a timely petition recorded after the sweep made this automatic order
+    set_aside_on: date | None = None
+    set_aside_reason: str = ""
+    set_aside_by_id: int | None = None
     id: int | None = None
     version: int = 0
 

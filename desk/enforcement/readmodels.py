@@ -108,6 +108,10 @@ class NoticeDocument:
     housing_code: str
     addressees: tuple[tuple[str, str, str], ...]  # (role, name, address) as issued
     items: tuple[NoticeDocumentItem, ...]
+    # The procedure the case follows (resources/procedures) and its days to file: the right to
+    # a hearing (140-3B) or to request review (Wis. Stat. 68.08) the notice states.
+    procedure: str = "hudson-140-3"
+    request_days: int = 10
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,8 @@ from typing import Any
 from desk.dates import short_date
 from desk.domain.numbering import CASE_SERIES
 from desk.enforcement import deadlines
-from desk.enforcement.model import Decision, NoticeKind
+from desk.enforcement.computing_time import STATUTE, OfficeCalendar
+from desk.enforcement.model import AddresseeRole, Decision, NoticeKind
 from desk.errors import RuleViolation, ValidationError
 
 DEFAULT_HOUSING_CODE = "hudson-140"
@@ -93,11 +94,16 @@ class NoticeFacts:
     served: Sequence[date | None]  # each addressee's service in effect (None: none)
     timely_petitions: int
     decision: Decision | None
-    has_order: bool
+    has_order: bool  # an order in effect or spent, not one set aside
+    calendar: OfficeCalendar = STATUTE
+    # The case's procedure's period to file (140-3B: 10 days; Wis. Stat. 68.08: 30 days).
+    request_days: int = deadlines.PETITION_DAYS
+    # Wis. Stat. 68.12: the final determination on an appeal (withdraw: reversed).
+    final_decision: Decision | None = None
 
 
 def stage(n: NoticeFacts, today: date) -> Stage:
-    if n.decision is Decision.WITHDRAW:
+    if Decision.WITHDRAW in (n.decision, n.final_decision):
         return Stage.WITHDRAWN
     if n.has_order and (n.kind is not NoticeKind.EMERGENCY or n.decision is not None):
         return Stage.ORDER
@@ -108,7 +114,7 @@ def stage(n: NoticeFacts, today: date) -> Stage:
     if not n.served or any(s is None for s in n.served):
         return Stage.NOT_SERVED
     days = [s for s in n.served if s is not None]
-    if any(deadlines.window_open(s, today) for s in days):
+    if any(deadlines.window_open(s, today, n.calendar, n.request_days) for s in days):
         return Stage.WINDOW_OPEN
     return Stage.DUE_FOR_ORDER
 
@@ -120,14 +126,31 @@ def due_for_order(n: NoticeFacts, today: date) -> date | None:
         return None
     if stage(n, today) is not Stage.DUE_FOR_ORDER:
         return None
-    return deadlines.automatic_order_day(s for s in n.served if s is not None)
+    served = (s for s in n.served if s is not None)
+    return deadlines.automatic_order_day(served, n.calendar, n.request_days)
 
 
-def effective_service(services: Iterable[tuple[date, date | None]]) -> date | None:
-    """The first service in effect, of (served_on, returned_on) pairs: registered mail returned
-    unclaimed does not count, and the addressee is to be served again (140-3A(4))."""
-    good = [served for served, returned in services if returned is None]
-    return min(good) if good else None
+def effective_service(services: Iterable[date]) -> date | None:
+    """The service that governs, of the days an addressee was served (withdrawn ones left
+    out): the earliest. Registered mail is service the day it is sent to the last known
+    address (140-3A(4): "deemed to be properly served"); a letter returned unclaimed or
+    refused is recorded and may prompt serving again, but does not undo it."""
+    return min(services, default=None)
+
+
+def served_with_agent(
+    addressees: Sequence[tuple[AddresseeRole, date | None]],
+) -> list[date | None]:
+    """Each addressee's service, an owner served through the owner's agent (140-3A(4) serves
+    "the owner or his agent"; 140-1 "owner"): an owner not served in person is served the day
+    the agent of the same notice was."""
+    agent = min((s for r, s in addressees if r is AddresseeRole.AGENT and s), default=None)
+    out: list[date | None] = []
+    for role, served in addressees:
+        if role is AddresseeRole.OWNER and agent is not None:
+            served = min(served, agent) if served else agent
+        out.append(served)
+    return out
 
 
 def check_decision(

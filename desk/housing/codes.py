@@ -47,6 +47,9 @@ class HousingCode:
     key: str  # "hudson-140"
     name: str
     standards: tuple[Standard, ...]
+    # The procedure its notices follow (resources/procedures): Hudson 140-3, or Wis. Stat.
+    # ch. 68 for a code with no procedure of its own (Ch. 512).
+    procedure: str = "hudson-140-3"
 
     def standard(self, section: str) -> Standard:
         for s in self.standards:
@@ -75,7 +78,7 @@ class HousingCode:
         )
 
 
-_CODE_FIELDS = {"key", "name", "standards"}
+_CODE_FIELDS = {"key", "name", "standards", "procedure"}
 _ITEM_FIELDS = {"section", "title", "text", "health_safety", "responsible", "days", "note"}
 
 
@@ -170,7 +173,9 @@ def housing_code_from_toml(name: str, text: str) -> HousingCode:
         if s.section in seen:
             raise HousingCodeError(f"{name}, item {s.section}: field 'section' appears twice")
         seen.add(s.section)
-    return HousingCode(key=key, name=code_name, standards=tuple(standards))
+    # A code file that names none follows Hudson 140-3, as every code did before the field.
+    procedure = _text(name, "procedure", data.get("procedure", "hudson-140-3"))
+    return HousingCode(key=key, name=code_name, standards=tuple(standards), procedure=procedure)
 
 
 def housing_code_keys() -> tuple[str, ...]:
@@ -191,4 +196,10 @@ def load_housing_code(key: str) -> HousingCode:
     code = housing_code_from_toml(name, path.read_text("utf-8"))
     if code.key != key:
         raise HousingCodeError(f"{name}: field 'key' says '{code.key}', not '{key}'")
+    shipped = resources.files("resources").joinpath("procedures")
+    if not shipped.joinpath(f"{code.procedure}.toml").is_file():
+        raise HousingCodeError(
+            f"{name}: field 'procedure' names '{code.procedure}', which is not shipped "
+            "(resources/procedures)"
+        )
     return code

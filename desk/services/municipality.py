@@ -9,7 +9,7 @@ rooming-house licence fee (Hudson 140-10A, set by the Council) by desk.enforceme
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
@@ -24,6 +24,9 @@ from desk.domain.municipality import ImageKind, LetterheadVersion, MunicipalityI
 from desk.domain.permissions import Permission, require
 from desk.domain.reports import HIGH_VALUE_SETTING, high_value_threshold
 from desk.enforcement import licences as rooming
+from desk.enforcement.computing_time import OPEN_SATURDAYS_SETTING, OfficeCalendar
+from desk.enforcement.procedure import DAYS_SETTING as PROCEDURE_DAYS_SETTING
+from desk.enforcement.procedure import ProcedureError, office_procedure
 from desk.enforcement.rules import HOUSING_CODE_SETTING, NO_HOUSING_CODE, housing_code_key
 from desk.errors import NotFound, ValidationError
 from desk.housing.codes import housing_code_keys
@@ -43,7 +46,9 @@ SETTING_FIELDS = (
     "fee_schedule_date",
     "c404_high_value",
     "rooming_licence_fee",
+    OPEN_SATURDAYS_SETTING,
     *PLACE_FIELDS,
+    PROCEDURE_DAYS_SETTING,
 )
 FIELDS = (
     *rules.PRINTED_TEXT_FIELDS,
@@ -94,6 +99,12 @@ class MunicipalitySettings:
     placename: str = ""  # as the county's parcel file names it: CITY OF WESTBY
     housing_code: str = NO_HOUSING_CODE  # hudson-140, ch-512 or "none"
     ordinance: str = ""  # the shipped permit kinds and fee schedule it follows ("" none)
+    # Wis. Stat. 990.001(4)(c): a last day on a Saturday moves to Monday unless the office
+    # keeps Saturday hours.
+    office_open_saturdays: bool = False
+    # The office's own periods of its code's procedure (Wis. Stat. ch. 68 for Ch. 512), period
+    # key -> days; a period not in it has the statute's days (desk/enforcement/procedure.py).
+    procedure_days: Mapping[str, int] = field(default_factory=dict)
 
     def value(self, field: str) -> Any:
         """A field's value as update_municipality takes it."""
@@ -210,6 +221,8 @@ def municipality_settings(uow: UnitOfWork, municipality_id: int) -> Municipality
             placename=str(muni.settings.get("placename") or ""),
             housing_code=housing_code_key(muni.settings) or NO_HOUSING_CODE,
             ordinance=muni.ordinance or "",
+            office_open_saturdays=OfficeCalendar.of(muni.settings).open_saturdays,
+            procedure_days=dict(muni.settings.get(PROCEDURE_DAYS_SETTING) or {}),
         )
 
 
@@ -292,6 +305,11 @@ def update_municipality(
                 else:
                     settings[rooming.FEE_SETTING] = str(fee)  # money as text in the JSON
                 changed.append("rooming_licence_fee")
+        if OPEN_SATURDAYS_SETTING in changes:
+            value = bool(changes[OPEN_SATURDAYS_SETTING])
+            if value != OfficeCalendar.of(settings).open_saturdays:
+                settings[OPEN_SATURDAYS_SETTING] = value
+                changed.append(OPEN_SATURDAYS_SETTING)
         for key in PLACE_FIELDS:
             if key in changes:
                 value = _place_value(key, changes[key])
@@ -301,6 +319,20 @@ def update_municipality(
                     # the code it was opened under.
                     settings[key] = value
                     changed.append(key)
+        code_changed = HOUSING_CODE_SETTING in changed
+        if code_changed and PROCEDURE_DAYS_SETTING in settings:
+            # The periods were the old code's procedure's: the new one starts from its own.
+            del settings[PROCEDURE_DAYS_SETTING]
+            changed.append(PROCEDURE_DAYS_SETTING)
+        if PROCEDURE_DAYS_SETTING in changes:
+            periods = _procedure_days(settings, changes[PROCEDURE_DAYS_SETTING])
+            if periods != (settings.get(PROCEDURE_DAYS_SETTING) or {}):
+                if periods:
+                    settings[PROCEDURE_DAYS_SETTING] = periods
+                else:
+                    settings.pop(PROCEDURE_DAYS_SETTING, None)
+                if PROCEDURE_DAYS_SETTING not in changed:
+                    changed.append(PROCEDURE_DAYS_SETTING)
         if settings != muni.settings:
             muni.settings = settings
         if any(k in rules.PRINTED_FIELDS for k in changed):
@@ -308,6 +340,35 @@ def update_municipality(
         if changed:
             uow.commit()
         return tuple(changed)
+
+
+def _procedure_days(settings: Mapping[str, Any], value: Any) -> dict[str, int]:
+    """The office's own periods (period -> days; a blank or None period: the statute's), checked
+    against the procedure of the code the municipality enforces (Wis. Stat. ch. 68: a person's
+    time to file no shorter, the authority's time to act no longer, than the statute's)."""
+    label = "periods of review and appeal"
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise ValidationError(label, "give the days of each period")
+    days: dict[str, int] = {}
+    for key, raw in value.items():
+        if raw is None or (isinstance(raw, str) and not raw.strip()):
+            continue
+        try:
+            days[str(key)] = int(str(raw).strip())
+        except ValueError:
+            raise ValidationError(label, f"{key}: give a whole number of days") from None
+    code = housing_code_key(settings)
+    if days and not code:
+        raise ValidationError(label, "the municipality enforces no housing code")
+    try:
+        proc = office_procedure(code, code, {PROCEDURE_DAYS_SETTING: days})
+    except ProcedureError as e:
+        raise ValidationError(label, str(e)) from None
+    # Only the days that differ from the procedure's own are kept.
+    shipped = office_procedure(code, None, None)
+    return {k: n for k, n in days.items() if n != shipped.days(k) and proc.days(k) == n}
 
 
 def _place_value(key: str, value: Any) -> str:

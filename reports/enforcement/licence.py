@@ -10,7 +10,7 @@ Pure renderers over the frozen read models of desk.enforcement.licences
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 
 from reportlab.lib.enums import TA_CENTER
@@ -21,6 +21,7 @@ from reportlab.platypus.flowables import Flowable
 
 from desk.domain.documents import Letterhead
 from desk.enforcement.licences import (
+    RENEWAL_DAYS,
     LicenceCertificate,
     LicenceNoticeDoc,
     LicenceNoticeKind,
@@ -84,7 +85,7 @@ def certificate_paragraphs(c: LicenceCertificate, municipality: str) -> list[str
     out = [
         f"{municipality} licenses {c.operator} to operate a rooming house at the dwelling named "
         f"below, for {c.persons} person{'s' if c.persons != 1 else ''}, from "
-        f"{day(c.issued_on)} through {day(c.expires_on)} (Hudson 140-10A).",
+        f"{day(c.valid_from or c.issued_on)} through {day(c.expires_on)} (Hudson 140-10A).",
         "This licence is issued in the name of the operator for the specific dwelling named on "
         "it. It is not transferable: the holder shall give the Building Inspector written "
         "notice within 24 hours after any change of ownership, interest or control, with the "
@@ -127,6 +128,13 @@ def render_licence_certificate(
         ("Issued", day(cert.issued_on)),
         ("Valid through", f"{day(cert.expires_on)} (one year following its issuance)"),
     ]
+    if cert.renews:
+        facts.insert(-2, ("Renews", f"licence {cert.renews}"))
+    if cert.valid_from is not None and cert.valid_from != cert.issued_on:
+        facts[-1:] = [  # a renewal issued early (140-10A): no gap, no overlap
+            ("Valid from", f"{day(cert.valid_from)} (the day after licence {cert.renews} ends)"),
+            ("Valid through", f"{day(cert.expires_on)} (one year following)"),
+        ]
     if cert.fee is not None:
         paid = format_money(cert.fee) if cert.fee > 0 else "None set by the Council"
         if cert.fee_receipt:
@@ -174,10 +182,15 @@ def renewal_paragraphs(row: RenewalLetterRow) -> list[str]:
         f"valid through {day(row.expires_on)}. It expires at the end of one year following its "
         "date of issuance (Hudson 140-10A); no person shall operate a rooming house without a "
         "valid licence.",
-        "To renew it, apply to the office of the Building Inspector in good time, stating the "
-        "rooms and their floor areas, the persons residing and the water closets, lavatory "
-        "basins and bathtubs or showers. The Building Inspector inspects the house before the "
-        "City Clerk issues the new licence; the Council's licence fee is paid then.",
+        "To renew it, apply to the office of the Building Inspector on or after "
+        f"{day(row.renewal_opens)} ({RENEWAL_DAYS} days before it expires), stating the rooms "
+        "and their floor areas, the persons residing and the water closets, lavatory basins and "
+        "bathtubs or showers. The Building Inspector inspects the house before the City Clerk "
+        "issues the renewed licence; the Council's licence fee is paid then.",
+        f"A renewal issued by {day(row.expires_on)} runs from "
+        f"{day(row.expires_on + timedelta(days=1))} for one year, so your licence does not "
+        "lapse; one issued later runs from its day of issue, and the rooming house may not be "
+        "operated in between.",
         "A licence is not transferable. If the ownership, interest or control of the rooming "
         "house has changed, please tell us so that we can close our file: the new operator "
         "applies in their own name (140-10A).",

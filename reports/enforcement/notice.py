@@ -23,6 +23,7 @@ from reportlab.platypus.flowables import Flowable
 
 from desk.domain.documents import Letterhead
 from desk.domain.reports import CodeCitations, code_citations
+from desk.enforcement.procedure import Procedure, ProcedureError, load_procedure
 from desk.enforcement.readmodels import NoticeDocument, NoticeDocumentItem
 from desk.housing.codes import HousingCodeError, load_housing_code
 from reports.common import (
@@ -99,10 +100,57 @@ def service_text(c: CodeCitations = HUDSON) -> str:
     )
 
 
+def procedure_of(doc: NoticeDocument) -> Procedure | None:
+    """The Wis. Stat. ch. 68 procedure when the notice's case follows it; None for Hudson's."""
+    try:
+        proc = load_procedure(doc.procedure)
+    except ProcedureError:
+        return None
+    return proc if proc.review else None
+
+
+def review_text(
+    doc: NoticeDocument, letterhead: Letterhead | Sequence[str], proc: Procedure
+) -> str:
+    """Wis. Stat. ch. 68 for a code with no procedure of its own: the right to request review
+    of this determination within 30 days of notice (68.08), and to whom; the decision on
+    review (68.09) and the appeal from it (68.10)."""
+    request = proc.request
+    days = doc.request_days
+    where = f"{proc.filed_with}, {office_address(letterhead)}"
+    ask = (
+        "You may request review of this determination by a written request, stating your "
+        f"grounds, mailed or delivered to {where}, within {days} days of service of this "
+        f"{'order' if doc.kind == 'emergency' else 'notice'} on you ({request.section}). "
+        f"{_capital(proc.decided_by)} will review the determination and decide in writing, "
+        "affirming, modifying or reversing it and stating the reasons and your right to appeal "
+        f"({proc.period('review').section}, {proc.decision_section}); you may appeal that "
+        "decision within "
+        f"{proc.days('appeal')} days of notice of it ({proc.period('appeal').section})."
+    )
+    if doc.kind == "emergency":
+        return (
+            f"{ask} This order is effective immediately and remains in effect unless it is "
+            "modified or reversed on review or appeal."
+        )
+    return (
+        f"{ask} If no review is requested within {days} days of service, this determination "
+        f"stands and becomes an order ({proc.no_filing_section})."
+    )
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def petition_text(
     doc: NoticeDocument, letterhead: Letterhead | Sequence[str], c: CodeCitations = HUDSON
 ) -> str:
-    """The right to a hearing before the Common Council (140-3B; 140-3H for an order)."""
+    """The right to a hearing before the Common Council (140-3B; 140-3H for an order); under
+    Wis. Stat. ch. 68 (Ch. 512) the right to request review (review_text)."""
+    proc = procedure_of(doc)
+    if proc is not None:
+        return review_text(doc, letterhead, proc)
     where = f"{PETITION_OFFICE}, {office_address(letterhead)}"
     if doc.kind == "emergency":
         both = "140-3H, 140-3B" if c.numbers_its_procedure else c.procedure
@@ -239,11 +287,13 @@ def notice_story(
         ),
     ]
     signer = doc.issued_by
-    hearing_head = (
-        c.heading("Emergency order: hearing", "140-3H")
-        if doc.kind == "emergency"
-        else c.heading("Your right to a hearing", "140-3B")
-    )
+    ch68 = procedure_of(doc)
+    if ch68 is not None:  # Wis. Stat. 68.08
+        hearing_head = f"Your right to request review ({ch68.request.section})"
+    elif doc.kind == "emergency":
+        hearing_head = c.heading("Emergency order: hearing", "140-3H")
+    else:
+        hearing_head = c.heading("Your right to a hearing", "140-3B")
     story.append(
         KeepTogether(
             [

@@ -1,8 +1,9 @@
 """The City of Westby, set up from the New municipality form under Ch. 512 Property Maintenance
 with no permit kinds, works a case end to end on SQLite and PostgreSQL: a complaint, an
 inspection finding Ch. 512 items, an over-occupied unit under 512-11, a notice of violation
-served and petitioned, the Council's hearing and decision, and the month's and the year's
-reports. Every printout cites Ch. 512 and nothing of Hudson's ch. 140."""
+served, review requested and decided under Wis. Stat. ch. 68 (Ch. 512 has no procedure of its
+own), and the month's and the year's reports. Every printout cites Ch. 512 and Wis. Stat. ch. 68
+and nothing of Hudson's ch. 140."""
 
 from __future__ import annotations
 
@@ -25,10 +26,9 @@ from desk.domain.model import Actor, Parcel
 from desk.enforcement.model import AddresseeRole, Channel, Decision, ServiceMethod
 from desk.errors import ValidationError
 from desk.services import permits, setup, users
-from desk.services.enforcement import complaints, inspections, notices, petitions
+from desk.services.enforcement import complaints, inspections, notices, petitions, review
 from desk.services.enforcement.occupancy import attach_occupancy
 from reports.council import export_annual_xlsx, render_annual_pdf
-from reports.enforcement.hearing import render_hearing_notice, render_hearing_record
 from reports.enforcement.notice import render_notice
 from reports.monthly import export_monthly_xlsx, render_monthly_pdf
 from tests.factories import PASSWORD
@@ -108,8 +108,9 @@ class Worked:
 
 def work_a_case(w: Westby) -> Worked:
     """March 2: a phoned complaint, the inspection finding no heat and a broken window, the
-    unit's occupancy calculated, the notice issued and mailed; March 9: the owner petitions;
-    the hearing on March 24, the Council sustains the notice."""
+    unit's occupancy calculated, the notice issued and mailed; March 9: the owner requests
+    review (Wis. Stat. 68.08); March 24: the Code Enforcement Officer affirms it on review
+    (68.09), with no hearing."""
     uow, clock = w.db.uow, w.clock
     clock.set(date(2026, 3, 2))
     taken = complaints.take_complaint(
@@ -170,11 +171,8 @@ def work_a_case(w: Westby) -> Worked:
     petitions.record_petition(
         uow(), clock, w.clerk, addressee_id, clock.today(), "Ole Hanson", "The furnace works."
     )
-    petitions.schedule_hearing(
-        uow(), clock, w.inspector, issued.notice_id, date(2026, 3, 24), "City Hall", clock.today()
-    )
     clock.set(date(2026, 3, 24))
-    petitions.record_council_decision(
+    review.record_review_decision(
         uow(),
         clock,
         w.inspector,
@@ -255,36 +253,47 @@ def test_the_notice_of_violation_cites_ch_512_sections_and_nothing_of_hudson(
         "512-11C — Required space in sleeping rooms",
     ):
         assert item in text
-    # The procedure the office follows is cited as Ch. 512's, not Hudson's 140-3.
-    assert "within 10 days after service of this notice (Ch. 512)" in " ".join(text.split())
+    # Ch. 512 has no procedure of its own: the notice states the right to request review
+    # under Wis. Stat. ch. 68, within 30 days of service, and to whom.
+    words = " ".join(text.split())
+    assert "Your right to request review (Wis. Stat. 68.08)" in words
+    assert (
+        "mailed or delivered to the municipal authority (the Building Inspector), City of "
+        "Westby" in words
+    )
+    assert "within 30 days of service of this notice on you (Wis. Stat. 68.08)" in words
+    assert "becomes an order (Wis. Stat. 68.08)" in words
+    assert "Common Council" not in words
     assert "Written notice of violation under Ch. 512" in text
     assert_no_hudson(text)
 
 
-def test_the_hearing_papers_and_the_timeline_cite_ch_512(
-    database: Database, clock: FixedClock, tmp_path: Path
+def test_the_timeline_cites_ch_512_and_wis_stat_ch_68_and_no_council_hearing(
+    database: Database, clock: FixedClock
 ) -> None:
     w = westby(database, clock)
     worked = work_a_case(w)
     with database.read() as conn:
-        heard = eq.hearing(conn, worked.notice_id)
-        assert heard is not None
+        assert eq.hearing(conn, worked.notice_id) is None  # no hearing before the Council
         entries = eq.timeline(conn, worked.case_id)
-        docs = [eq.notice_document(conn, worked.notice_id)]
-        head = letterhead_as_of(conn, w.mid, heard.decided_on)
     sections = {e.section for e in entries if e.section}
-    assert sections <= {"Ch. 512", "512-11B"}, sections
+    assert sections <= {
+        "Ch. 512",
+        "512-11B",
+        "Wis. Stat. 68.08",
+        "Wis. Stat. 68.09(4)",
+    }, sections
     texts = [e.text for e in entries]
     assert "Occupancy calculated: 1 may live here (512-11B); does not comply (Unit 2)" in texts
-    render_hearing_notice(heard, head, tmp_path / "hearing-notice.pdf")
-    render_hearing_record(heard, docs, entries, head, tmp_path / "record.pdf")
-    notice_text = pdf_text(tmp_path / "hearing-notice.pdf")
-    record_text = " ".join(pdf_text(tmp_path / "record.pdf").split())
-    assert "Written notice to the petitioner under Ch. 512" in notice_text
-    assert "On 03/24/2026 the Common Council sustained the notice (Ch. 512)." in record_text
-    assert "512-9D" in record_text and "512-11C" in record_text
-    assert_no_hudson(notice_text)
-    assert_no_hudson(record_text)
+    assert any("a request for review may be filed through 04/01/2026" in t for t in texts)
+    assert "Request for review filed by Ole Hanson (timely): The furnace works." in texts
+    assert (
+        "Decision on review by the municipal authority (the Building Inspector): determination "
+        "affirmed: The furnace does not heat the rear rooms; the notice stands." in texts
+    )
+    assert "The determination is an order upon the decision on review" in texts
+    for text in texts:
+        assert_no_hudson(text)
 
 
 def test_the_months_and_the_years_reports_are_the_code_enforcement_report_under_ch_512(

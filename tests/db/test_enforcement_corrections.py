@@ -53,15 +53,17 @@ def test_a_service_withdrawn_as_a_mistake_makes_no_order_ten_days_after_the_wron
     assert _cases(o, clock.today(), CaseFilter.NOT_SERVED) == ["CE-2026-0001"]
     _service_id(o, owner, date(2026, 3, 5), ServiceMethod.PERSONAL)  # the true service
 
-    # D+11 (03/13) would have been the order's day: the window is open through 03/15.
+    # D+11 (03/13) would have been the order's day: the window is open through Sunday 03/15,
+    # extended to Monday 03/16 (Wis. Stat. 990.001(4)(b)).
     clock.set(date(2026, 3, 13))
     assert sweep.sweep_notices(database.uow(), clock, o.mid) == []
     assert _cases(o, clock.today(), CaseFilter.WINDOW_OPEN) == ["CE-2026-0001"]
-    clock.set(date(2026, 3, 15))
-    assert sweep.sweep_notices(database.uow(), clock, o.mid) == []
     clock.set(date(2026, 3, 16))
+    assert sweep.sweep_notices(database.uow(), clock, o.mid) == []
+    assert _cases(o, clock.today(), CaseFilter.WINDOW_OPEN) == ["CE-2026-0001"]
+    clock.set(date(2026, 3, 17))
     made = sweep.sweep_notices(database.uow(), clock, o.mid)
-    assert [(m.notice_id, m.effective_on) for m in made] == [(issued.notice_id, date(2026, 3, 16))]
+    assert [(m.notice_id, m.effective_on) for m in made] == [(issued.notice_id, date(2026, 3, 17))]
 
     # Never deleted: the row keeps when, why and who; the timeline says so with the reason.
     sv = schema.enforcement_service
@@ -101,12 +103,13 @@ def test_the_petition_window_counts_from_the_true_service_and_a_withdrawn_petiti
     clock.set(date(2026, 3, 5))
     corrections.withdraw_service(database.uow(), clock, o.admin, wrong, MISTAKE)
     _service_id(o, owner, date(2026, 3, 5), ServiceMethod.PERSONAL)
-    # Filed 03/15: the 13th day after the wrong service, the 10th after the true one.
+    # Filed 03/15: the 13th day after the wrong service, the 10th after the true one (a
+    # Sunday: the last day is Monday 03/16).
     clock.set(date(2026, 3, 15))
     filed = petitions.record_petition(
         database.uow(), clock, o.clerk, owner, date(2026, 3, 15), "Otto Owner", "Stairs fixed"
     )
-    assert filed.timely and filed.last_day == date(2026, 3, 15)
+    assert filed.timely and filed.last_day == date(2026, 3, 16)
     # A petition filed by mistake (wrong notice) is withdrawn before a hearing is scheduled:
     # the notice becomes an order as if it had not been filed (140-3D).
     corrections.withdraw_petition(database.uow(), clock, o.inspector, filed.petition_id, "Wrong")
@@ -120,9 +123,9 @@ def test_the_petition_window_counts_from_the_true_service_and_a_withdrawn_petiti
             "City Hall",
             date(2026, 3, 15),
         )
-    clock.set(date(2026, 3, 16))
+    clock.set(date(2026, 3, 17))
     made = sweep.sweep_notices(database.uow(), clock, o.mid)
-    assert [m.effective_on for m in made] == [date(2026, 3, 16)]
+    assert [m.effective_on for m in made] == [date(2026, 3, 17)]
     with database.read() as conn:
         figures = rq.enforcement_figures(conn, o.mid, r.month_period(2026, 3))
         texts = [e.text for e in q.timeline(conn, q.case_rows(conn, o.mid, TODAY)[0].case_id)]

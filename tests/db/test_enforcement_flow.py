@@ -173,7 +173,7 @@ def test_a_timely_petition_stops_the_order_until_the_council_sustains_the_notice
         date(2026, 3, 5),
         "Ivan",
     )
-    # The occupant's window runs from 03/05: through 03/15.
+    # The occupant's window runs from 03/05: 03/15 is a Sunday, so through Monday 03/16.
     clock.set(date(2026, 3, 15))
     filed = petitions.record_petition(
         database.uow(),
@@ -184,7 +184,7 @@ def test_a_timely_petition_stops_the_order_until_the_council_sustains_the_notice
         "Olga Occupant",
         "The stairs were repaired last week",
     )
-    assert filed.timely and filed.last_day == date(2026, 3, 15)
+    assert filed.timely and filed.last_day == date(2026, 3, 16)
     clock.set(date(2026, 3, 20))
     assert sweep.sweep_notices(database.uow(), clock, o.mid) == []
     petitions.schedule_hearing(
@@ -335,45 +335,74 @@ def test_the_council_withdraws_the_notice_and_its_violations(
     cases.close_case(database.uow(), clock, o.inspector, case_id, ClosureReason.CORRECTED)
 
 
-def test_registered_mail_returned_unclaimed_puts_the_addressee_on_the_serve_again_list(
+def test_registered_mail_returned_unclaimed_served_the_notice_the_day_it_was_mailed(
     database: Database, clock: FixedClock
 ) -> None:
+    """140-3A(4): "deemed to be properly served ... if a copy thereof is sent by registered mail
+    to his last known address". Mailed Monday 03/02, returned unclaimed 03/09: served 03/02, an
+    order on 03/13 without a petition, and a petition filed 03/20 is late. The return puts the
+    owner on the serve-again list; serving again later does not move the window."""
     o = office(database, clock)
-    _case, _v, issued = case_with_notice(o, (OWNER, AGENT))
-    owner_id, agent_id = issued.addressee_ids
+    _case, _v, issued = case_with_notice(o, (OWNER,))
+    (owner_id,) = issued.addressee_ids
     mailed = notices.record_service(
         database.uow(), clock, o.clerk, owner_id, ServiceMethod.REGISTERED_MAIL, TODAY, "Carol"
     )
-    agent = notices.record_service(
-        database.uow(), clock, o.inspector, agent_id, ServiceMethod.PERSONAL, TODAY, "Ivan"
-    )
-    assert agent.agent_must_notify_owner and not mailed.agent_must_notify_owner
+    assert mailed.petition_last_day == date(2026, 3, 12)
     clock.set(date(2026, 3, 9))
     notices.record_returned_unclaimed(
         database.uow(), clock, o.clerk, mailed.service_id, date(2026, 3, 9)
     )
     with database.read() as conn:
         again = q.serve_again(conn, o.mid)
-        duties = q.agent_duties(conn, o.mid)
     assert [(r.name, r.returned_on) for r in again] == [("Otto Owner", date(2026, 3, 9))]
-    assert [d.agent for d in duties] == ["Acme Property Mgmt"]
-    # Not served: no order, whatever the agent's window.
-    clock.set(date(2026, 3, 20))
-    assert sweep.sweep_notices(database.uow(), clock, o.mid) == []
-    notices.record_service(
+    assert _rows(database, o.mid, clock.today(), CaseFilter.WINDOW_OPEN) != []
+    assert _rows(database, o.mid, clock.today(), CaseFilter.NOT_SERVED) == []
+    # Served again personally on 03/10: the earliest service, 03/02, still governs.
+    again_served = notices.record_service(
         database.uow(),
         clock,
         o.inspector,
         owner_id,
-        ServiceMethod.POSTING,
-        date(2026, 3, 20),
+        ServiceMethod.PERSONAL,
+        date(2026, 3, 9),
         "Ivan",
     )
+    assert again_served.petition_last_day == date(2026, 3, 12)
     with database.read() as conn:
         assert q.serve_again(conn, o.mid) == []
-    clock.set(date(2026, 3, 31))
+        lines = [t.text for t in q.timeline(conn, _case)]
+    assert any("returned unclaimed: the service of 03/02/2026 stands" in t for t in lines)
+    assert any("the earliest service, of 03/02/2026, governs" in t for t in lines)
+    clock.set(date(2026, 3, 13))
     assert [m.effective_on for m in sweep.sweep_notices(database.uow(), clock, o.mid)] == [
-        date(2026, 3, 31)
+        date(2026, 3, 13)
+    ]
+    clock.set(date(2026, 3, 20))
+    late = petitions.record_petition(
+        database.uow(), clock, o.clerk, owner_id, date(2026, 3, 20), "Otto Owner", "Never got it"
+    )
+    assert not late.timely and late.last_day == date(2026, 3, 12)
+
+
+def test_a_notice_to_the_owner_and_the_agent_is_an_order_when_only_the_agent_is_served(
+    database: Database, clock: FixedClock
+) -> None:
+    """140-3A(4) serves "the owner or his agent": the agent served on 03/02 serves the owner."""
+    o = office(database, clock)
+    _case, _v, issued = case_with_notice(o, (OWNER, AGENT))
+    _owner_id, agent_id = issued.addressee_ids
+    served = notices.record_service(
+        database.uow(), clock, o.inspector, agent_id, ServiceMethod.PERSONAL, TODAY, "Ivan"
+    )
+    assert served.agent_must_notify_owner
+    with database.read() as conn:
+        duties = q.agent_duties(conn, o.mid)
+    assert [d.agent for d in duties] == ["Acme Property Mgmt"]
+    assert _rows(database, o.mid, TODAY, CaseFilter.NOT_SERVED) == []
+    clock.set(date(2026, 3, 13))
+    assert [m.effective_on for m in sweep.sweep_notices(database.uow(), clock, o.mid)] == [
+        date(2026, 3, 13)
     ]
 
 

@@ -161,9 +161,11 @@ def _build(database: Database, clock: FixedClock) -> Built:
         complainant_contact=CONTACT,
     )
     inspections.record_inspection(uow(), clock, o.inspector, c.case.case_id, clock.today())
+    # Filed on 03/12, the last day after the mailing of 03/02 (the letter's return did not undo
+    # that service, 140-3A(4)), typed in on 03/15.
     _to(o, date(2026, 3, 15))
     petitions.record_petition(
-        uow(), clock, o.clerk, a.addressee_ids[1], clock.today(), "Olga Occupant", "Repaired"
+        uow(), clock, o.clerk, a.addressee_ids[1], date(2026, 3, 12), "Olga Occupant", "Repaired"
     )
     _to(o, date(2026, 3, 16))
     petitions.record_council_decision(
@@ -239,9 +241,11 @@ def _build(database: Database, clock: FixedClock) -> Built:
         "More time",
         {e_v: date(2026, 6, 1)},
     )
-    _to(o, date(2026, 4, 12))
-    assert len(sweep.sweep_notices(uow(), clock, o.mid)) == 1  # D
+    # D's window: 04/11 is a Saturday, the office closed: through Monday 04/13.
     _to(o, date(2026, 4, 13))
+    assert sweep.sweep_notices(uow(), clock, o.mid) == []
+    _to(o, date(2026, 4, 14))
+    assert len(sweep.sweep_notices(uow(), clock, o.mid)) == 1  # D
     late = petitions.record_petition(
         uow(), clock, o.clerk, d.addressee_ids[0], clock.today(), "Otto Owner", "Too late"
     )

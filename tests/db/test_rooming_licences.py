@@ -191,9 +191,37 @@ def test_a_suspension_not_petitioned_is_revoked_by_the_sweep_on_the_eleventh_day
     assert [(r.number, r.revoked_on) for r in revoked] == [("RH-2026-0001", date(2026, 3, 27))]
     assert svc.sweep_licences(database.uow(), clock, o.mid) == []  # idempotent
     assert _numbers(database, o.mid, clock.today(), RegisterFilter.REVOKED) == ["RH-2026-0001"]
-    # revoked: no petition is taken any more
-    with pytest.raises(RuleViolation, match="revoked: there is nothing to petition"):
+    # revoked: a petition filed after the last day is not taken
+    with pytest.raises(RuleViolation, match=r"after the last day \(03/26/2026\), comes too late"):
         svc.record_petition(database.uow(), clock, o.clerk, licence_id, clock.today(), "Rita")
+
+
+def test_a_timely_petition_typed_in_after_the_sweep_sets_the_revocation_aside(
+    database: Database, clock: FixedClock
+) -> None:
+    """140-10D: deemed revoked only with no timely petition. Filed 03/26, the 10th day, and
+    typed in 03/27 after the start-up sweep revoked the licence: it is suspended again, awaiting
+    the hearing, and the sweep leaves it alone."""
+    o = _office(database, clock)
+    licence_id = _suspended(o, database, clock)
+    clock.set(date(2026, 3, 27))
+    assert len(svc.sweep_licences(database.uow(), clock, o.mid)) == 1
+    assert svc.record_petition(
+        database.uow(), clock, o.clerk, licence_id, date(2026, 3, 26), "Rita"
+    )
+    assert svc.sweep_licences(database.uow(), clock, o.mid) == []
+    assert _numbers(database, o.mid, clock.today(), RegisterFilter.SUSPENDED) == ["RH-2026-0001"]
+    lic = schema.rooming_licence.c
+    with database.read() as conn:
+        row = conn.execute(
+            select(lic.revoked_on, lic.revocation_set_aside_on, lic.revocation_set_aside_reason)
+        ).one()
+    assert row == (
+        None,
+        date(2026, 3, 27),
+        "petition filed 03/26/2026, within the 10 days following the suspension, recorded "
+        "03/27/2026",
+    )
 
 
 def test_a_timely_petition_stops_the_revocation_and_the_council_decides(

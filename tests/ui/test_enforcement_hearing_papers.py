@@ -195,12 +195,13 @@ def test_mail_returned_unclaimed_from_the_case_window_puts_the_case_on_serve_aga
     seen = by_keys(qtbot, monkeypatch, lambda dialog: None)  # today, 03/09
     alt(qtbot, window, Qt.Key.Key_U, seen)
     assert warnings == []
+    # 140-3A(4): served the day it was mailed; the return is recorded, the service stands.
     assert [line.cells[3] for line in window.notices.rows] == [
-        "mail returned 03/09/2026: serve again"
+        "03/02/2026 registered mail (returned unclaimed 03/09/2026: serve again)"
     ]
-    assert (
-        window.timeline_texts()[-1]
-        == "Registered mail to Otto Owner returned unclaimed: serve again"
+    assert window.timeline_texts()[-1] == (
+        "Registered mail to Otto Owner returned unclaimed: the service of 03/02/2026 stands "
+        "(mailed to the last known address); serve again personally or by posting if you can"
     )
     assert not window.buttons["returned"].isEnabled()
     view.load()

@@ -313,8 +313,9 @@ def test_a_ch_512_case_window_and_section_cite_ch_512_and_nothing_of_hudson(
         words += visible_words(dialog)
         dialog.deleteLater()
     assert any("512-9D" in x for x in words)
-    order = ("03/24/2026", "Order", "The notice is an order upon the Common Council's decision")
-    assert (*order, "Ch. 512") in [line.cells for line in timeline]
+    # Wis. Stat. 68.09(4): the decision on review, not the Council, makes the order.
+    order = ("03/24/2026", "Order", "The determination is an order upon the decision on review")
+    assert (*order, "Wis. Stat. 68.09(4)") in [line.cells for line in timeline]
     hudson = [x for x in words if "Hudson" in x or "140-" in x]
     assert hudson == []
 

@@ -376,7 +376,8 @@ def test_the_inspector_warns_and_suspends_and_the_clerk_may_petition(
     window.buttons["suspend"].click()
     assert warnings == []
     assert window.status_label.text() == (
-        "suspended 04/15/2026 · petition through 04/25/2026, else revoked"
+        # the 10th day is Saturday 04/25, the office closed: Monday (Wis. Stat. 990.001(4))
+        "suspended 04/15/2026 · petition through 04/27/2026, else revoked"
     )
     theirs.reload()
     assert theirs.buttons["petition"].isEnabled()

@@ -10,7 +10,7 @@ from desk.domain.enums import Role
 from desk.domain.model import Actor
 from desk.domain.permissions import Permission, allowed
 from desk.enforcement import deadlines, rules
-from desk.enforcement.model import Decision, NoticeKind
+from desk.enforcement.model import AddresseeRole, Decision, NoticeKind
 from desk.enforcement.rules import NoticeFacts, Stage
 from desk.errors import RuleViolation, ValidationError
 from desk.housing.codes import load_housing_code
@@ -32,11 +32,15 @@ def test_a_petition_filed_on_the_eleventh_day_after_service_is_late() -> None:
 
 
 def test_the_window_runs_across_a_month_end_in_calendar_days() -> None:
-    assert deadlines.petition_last_day(date(2026, 2, 25)) == date(2026, 3, 7)
+    assert deadlines.petition_last_day(date(2026, 2, 24)) == date(2026, 3, 6)  # a Friday
+    # Saturday 03/07: the office is closed, the petition may be filed Monday (990.001(4)(c)).
+    assert deadlines.petition_last_day(date(2026, 2, 25)) == date(2026, 3, 9)
 
 
 def test_the_notice_becomes_an_order_the_day_after_the_last_addressees_window() -> None:
-    assert deadlines.automatic_order_day([S, date(2026, 3, 5)]) == date(2026, 3, 16)
+    assert deadlines.automatic_order_day([S, date(2026, 3, 3)]) == date(2026, 3, 14)
+    # 03/15 is a Sunday: the window served 03/05 closes Monday 03/16, the order is 03/17.
+    assert deadlines.automatic_order_day([S, date(2026, 3, 5)]) == date(2026, 3, 17)
     with pytest.raises(ValueError):
         deadlines.automatic_order_day([])
 
@@ -72,11 +76,11 @@ def _facts(
 
 
 def test_a_notice_is_due_for_an_order_only_once_every_addressees_window_has_closed() -> None:
-    two = _facts(S, date(2026, 3, 5))
-    assert rules.stage(two, date(2026, 3, 15)) is Stage.WINDOW_OPEN
-    assert rules.due_for_order(two, date(2026, 3, 15)) is None
-    assert rules.stage(two, date(2026, 3, 16)) is Stage.DUE_FOR_ORDER
-    assert rules.due_for_order(two, date(2026, 3, 16)) == date(2026, 3, 16)
+    two = _facts(S, date(2026, 3, 3))
+    assert rules.stage(two, date(2026, 3, 13)) is Stage.WINDOW_OPEN
+    assert rules.due_for_order(two, date(2026, 3, 13)) is None
+    assert rules.stage(two, date(2026, 3, 14)) is Stage.DUE_FOR_ORDER
+    assert rules.due_for_order(two, date(2026, 3, 14)) == date(2026, 3, 14)
 
 
 def test_an_addressee_not_served_keeps_the_notice_from_becoming_an_order() -> None:
@@ -98,11 +102,19 @@ def test_an_emergency_order_is_an_order_at_once_and_never_swept() -> None:
     assert rules.due_for_order(f, date(2026, 6, 1)) is None
 
 
-def test_registered_mail_returned_unclaimed_is_no_service() -> None:
-    assert rules.effective_service([(S, date(2026, 3, 9))]) is None
-    assert rules.effective_service([(S, date(2026, 3, 9)), (date(2026, 3, 10), None)]) == date(
-        2026, 3, 10
-    )
+def test_the_earliest_service_governs_registered_mail_returned_included() -> None:
+    # 140-3A(4): mailed 03/02 and returned unclaimed 03/09, then posted 03/10: served 03/02.
+    assert rules.effective_service([S, date(2026, 3, 10)]) == S
+    assert rules.effective_service([]) is None
+
+
+def test_an_owner_is_served_when_the_owners_agent_is() -> None:
+    owner, agent = AddresseeRole.OWNER, AddresseeRole.AGENT
+    occupant = AddresseeRole.OCCUPANT
+    served = rules.served_with_agent([(owner, None), (agent, S), (occupant, None)])
+    assert served == [S, S, None]
+    later = rules.served_with_agent([(owner, date(2026, 3, 9)), (agent, S)])
+    assert later == [S, S]  # the earliest governs
 
 
 def test_a_violation_cannot_be_found_not_corrected_before_its_correction_date() -> None:

@@ -42,11 +42,19 @@ def violation(state: ViolationState = ViolationState.OPEN, by: date = DUE) -> Vi
     return ViolationFact(7, "140-6C", "Stairs and porches", "1", "rear porch", by, state, closed)
 
 
-def served(on: date | None, returned: date | None = None) -> AddresseeFact:
+def served(
+    on: date | None,
+    returned: date | None = None,
+    role: AddresseeRole = AddresseeRole.OWNER,
+    addressee_id: int = 11,
+) -> AddresseeFact:
+    how = ServiceMethod.REGISTERED_MAIL if returned else ServiceMethod.PERSONAL
     services = (
-        (ServiceFact(1, ServiceMethod.PERSONAL, on, "Ivan", returned),) if on is not None else ()
+        (ServiceFact(1, how, on, "Ivan", returned, "unclaimed" if returned else ""),)
+        if on is not None
+        else ()
     )
-    return AddresseeFact(11, AddresseeRole.OWNER, "Otto Owner", "9 Elm St", services)
+    return AddresseeFact(addressee_id, role, "Otto Owner", "9 Elm St", services)
 
 
 def notice(**kw: object) -> NoticeFact:
@@ -128,13 +136,40 @@ def test_a_petition_and_a_hearing_show_the_hearing_date() -> None:
     assert words(case(notices=(heard,))) == ("hearing 04/06/2026", D(2026, 4, 6))
 
 
-def test_mail_returned_unclaimed_is_not_service() -> None:
-    returned = notice(addressees=(served(D(2026, 3, 2), returned=D(2026, 3, 4)),))
+def test_registered_mail_returned_unclaimed_still_served_the_notice_the_day_it_was_mailed() -> None:
+    returned = notice(addressees=(served(D(2026, 3, 2), returned=D(2026, 3, 9)),))
     f = case(notices=(returned,))
-    assert words(f) == ("notice issued, not yet served", None)
-    assert [line.cells[3] for line in p.notice_rows(f, D(2026, 3, 5))] == [
-        "mail returned 03/04/2026: serve again"
+    assert words(f, D(2026, 3, 10)) == ("petition window open until 03/12/2026", D(2026, 3, 12))
+    assert words(f, D(2026, 3, 13)) == ("served, window closed", D(2026, 3, 13))
+    assert [line.cells[3:] for line in p.notice_rows(f, D(2026, 3, 10))] == [
+        (
+            "03/02/2026 registered mail (returned unclaimed 03/09/2026: serve again)",
+            "open, through 03/12/2026",
+        )
     ]
+
+
+def test_an_owner_served_through_the_agent_is_served() -> None:
+    both = notice(
+        addressees=(
+            served(None),
+            served(D(2026, 3, 2), role=AddresseeRole.AGENT, addressee_id=12),
+        )
+    )
+    f = case(notices=(both,))
+    assert words(f, D(2026, 3, 13)) == ("served, window closed", D(2026, 3, 13))
+    assert next(line.cells[3] for line in p.notice_rows(f, D(2026, 3, 13))) == (
+        "03/02/2026 through the agent"
+    )
+
+
+def test_a_window_ending_on_a_saturday_is_open_until_monday() -> None:
+    f = case(notices=(notice(addressees=(served(D(2026, 7, 1)),)),))
+    assert words(f, D(2026, 7, 13)) == (
+        "petition window open until 07/13/2026 (extended: Saturday 07/11/2026 the office is "
+        "closed)",
+        D(2026, 7, 13),
+    )
 
 
 def test_a_withdrawn_notice_frees_its_violations_for_a_new_one() -> None:
@@ -227,3 +262,10 @@ def test_the_list_shows_stage_and_next_date_and_says_when_it_is_empty() -> None:
         "Hearing scheduled",
         "Closed this year",
     ]
+
+
+def test_a_case_whose_only_violation_was_withdrawn_says_withdrawn_not_corrected() -> None:
+    gone = violation(state=ViolationState.WITHDRAWN)
+    assert words(case(violations=(gone,))) == ("violations withdrawn", None)
+    fixed = violation(state=ViolationState.CORRECTED)
+    assert words(case(violations=(fixed,))) == ("violations corrected", None)

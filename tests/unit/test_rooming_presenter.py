@@ -209,7 +209,8 @@ def test_the_status_says_the_dates_that_matter() -> None:
         "suspended 03/02/2026 · petition through 03/12/2026, else revoked"
     )
     denied = facts(state=LicenceState.DENIED, denied_on=date(2026, 2, 25))
-    assert p.status_words(denied, TODAY) == "denied 02/25/2026 · petition through 03/07/2026"
+    # 10 days after the denial is Saturday 03/07, the office closed: Monday (990.001(4)(c))
+    assert p.status_words(denied, TODAY) == "denied 02/25/2026 · petition through 03/09/2026"
     title, operator, dwelling, _ = p.header_words(issued, TODAY)
     assert (title, operator) == (
         "Licence RH-2026-0001",

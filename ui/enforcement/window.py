@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 
 from db import enforcement_queries as q
 from db import occupancy_queries as oq
-from db.enforcement_case_view import CaseFacts, case_facts
+from db.enforcement_case_view import CaseFacts, ViolationFact, case_facts
 from db.letterheads import letterhead_as_of
 from desk.domain.permissions import Permission, allowed
 from desk.domain.reports import code_citations
@@ -34,8 +34,10 @@ from ui.permit import actions
 from ui.permit.actions import ActionDialog
 from ui.permit.base import PermitContext
 from ui.presenters import enforcement as p
+from ui.presenters import violation_withdrawal as vw
 from ui.views import enforcement_dialogs as d
-from ui.views.common import LinesModel, enable_buttons, fit_columns
+from ui.views import review_dialogs as rd
+from ui.views.common import LinesModel, enable_buttons, fit_columns, selected_row
 from ui.views.occupancy_checks import CalculatorLink, OccupancyChecks
 
 WARN = QColor(160, 40, 30)
@@ -62,14 +64,21 @@ class CaseWindow(QWidget):
         self.complainant_label = rw.header_label(self, "permitKind")
         self.complainant_label.setVisible(False)
 
-        self.buttons = rw.step_buttons(self, p.STEP_LABELS, self.run_step)
+        # Hudson 140-3's steps, and Wis. Stat. ch. 68's for a Ch. 512 case: each case shows
+        # its procedure's (p.step_shown).
+        self.buttons = rw.step_buttons(self, p.WINDOW_STEP_LABELS, self.run_step)
         steps_row = rw.button_row()
         # The corrections and the hearing's papers (140-3B, F) on a second row: the steps fill
-        # the first.
+        # the first. A Ch. 512 case's review and appeal (Wis. Stat. ch. 68) have a row between.
         prints_row = rw.button_row()
+        review_row = rw.button_row()
         for key, button in self.buttons.items():
-            (prints_row if key in p.SECOND_ROW else steps_row).addWidget(button)
+            if key in p.REVIEW_ROW:
+                review_row.addWidget(button)
+            else:
+                (prints_row if key in p.SECOND_ROW else steps_row).addWidget(button)
         steps_row.addStretch(1)
+        review_row.addStretch(1)
         # Hudson 140-7, Ch. 512-11: the calculator, its result attached to this case.
         self.occupancy_button = QPushButton("Calculat&e occupancy…", self)
         self.occupancy_button.setObjectName("caseOccupancy")
@@ -81,6 +90,12 @@ class CaseWindow(QWidget):
         self.print_button.setObjectName("printNotice")
         self.print_button.setAutoDefault(False)
         self.print_button.clicked.connect(lambda: self.print_notice())
+        # A violation recorded by mistake, the one selected on the Violations tab (Alt+W).
+        self.withdraw_button = QPushButton(vw.LABEL, self)
+        self.withdraw_button.setObjectName("withdrawViolation")
+        self.withdraw_button.setAutoDefault(False)
+        self.withdraw_button.clicked.connect(lambda: self.withdraw_violation())
+        prints_row.addWidget(self.withdraw_button)
         prints_row.addStretch(1)
         prints_row.addWidget(self.print_button)
         self.hearing_notice_button = QPushButton("Print hearin&g notice…", self)
@@ -101,7 +116,7 @@ class CaseWindow(QWidget):
             self.title_label,
             self.stage_label,
             (self.address_label, self.complainant_label),
-            (steps_row, prints_row),
+            (steps_row, review_row, prints_row),
         )
 
         self.timeline = p.Rows(p.TIMELINE_COLUMNS, [])
@@ -118,6 +133,9 @@ class CaseWindow(QWidget):
             self.tabs, "violationsTable", self.violation_model, "&Violations"
         )
         self.notice_table = rw.table_tab(self.tabs, "noticesTable", self.notice_model, "N&otices")
+        self.violation_table.selectionModel().currentRowChanged.connect(
+            lambda *_: self._withdraw_state()
+        )
         self.occupancy = OccupancyChecks(context.database, context.session, self.tabs)
         self.tabs.addTab(self.occupancy, "Occupanc&y")
         self.check_table = self.occupancy.table
@@ -151,7 +169,7 @@ class CaseWindow(QWidget):
         if facts is None:
             self.title_label.setText(f"Case #{self.case_id}")
             self.address_label.setText("This case does not exist.")
-            for button in self.buttons.values():
+            for button in (*self.buttons.values(), self.withdraw_button):
                 button.setEnabled(False)
             return False
         self.facts = facts
@@ -166,8 +184,9 @@ class CaseWindow(QWidget):
         step = code_citations(facts.housing_code).step  # Hudson 140-3, or the code's procedure
         record = f"Record of hearing ({step('140-3F')}), {RECORD_KEY}"
         self.hearing_record_button.setToolTip(record)
+        kept = self.selected_violation()
         self.violations = p.Rows(p.VIOLATION_COLUMNS, p.violation_rows(facts, today))
-        self.notices = p.Rows(p.NOTICE_COLUMNS, p.notice_rows(facts, today))
+        self.notices = p.Rows(p.notice_columns(facts), p.notice_rows(facts, today))
         for model, rows in (
             (self.timeline_model, self.timeline),
             (self.violation_model, self.violations),
@@ -175,6 +194,7 @@ class CaseWindow(QWidget):
         ):
             model.set_presenter(rows)
         self.occupancy.load(checks)
+        self._select_violation(kept.id if kept is not None else None)
         fit_columns(self.timeline_table, (2,))
         fit_columns(self.violation_table, (1,))
         fit_columns(self.notice_table, (2,))
@@ -183,10 +203,22 @@ class CaseWindow(QWidget):
             and allowed(self.context.session.actor, Permission.INSPECT_HOUSING)
         )
         self.steps = {s.key: s for s in p.case_steps(facts, today, self.context.session.actor)}
+        for key, button in self.buttons.items():
+            button.setVisible(key in self.steps and p.step_shown(facts, key))
+            if key in self.steps:
+                button.setText(self.steps[key].label)
+            else:  # another procedure's step: never taken here
+                button.setEnabled(False)
         enable_buttons((self.buttons[k], s.may) for k, s in self.steps.items())
         self.print_button.setEnabled(bool(facts.notices))
         self.hearing_notice_button.setEnabled(p.hearing_to_notify(facts) is not None)
         self.hearing_record_button.setEnabled(p.hearing_of_record(facts) is not None)
+        if facts.procedure.review:  # Wis. Stat. ch. 68: no hearing before the Council
+            why = self.steps["hearing"].may[1]
+            for button in (self.hearing_notice_button, self.hearing_record_button):
+                button.setEnabled(False)
+                button.setToolTip(why)
+        self._withdraw_state()
         return True
 
     def _show_complainant(self, facts: CaseFacts) -> None:
@@ -234,8 +266,31 @@ class CaseWindow(QWidget):
             makers["decision"] = lambda: d.DecisionDialog(c, f, decision, self)
         if order is not None:
             makers["escalation"] = lambda: d.EscalationDialog(c, f, order.id, self)
+        if f.procedure.review:
+            makers.update(self._review_dialogs(f))
         make = makers.get(key)
         return make() if make is not None else None
+
+    def _review_dialogs(self, f: CaseFacts) -> dict[str, Callable[[], ActionDialog | None]]:
+        """Wis. Stat. ch. 68's steps (a Ch. 512 case): the request for review (68.08), the
+        decision on review (68.09), the appeal (68.10), its hearing and final determination."""
+        c = self.context
+        makers: dict[str, Callable[[], ActionDialog | None]] = {
+            "petition": lambda: rd.RequestForReviewDialog(c, f, self),
+        }
+        requested = p.awaiting_review(f)
+        decided = p.appealable(f)
+        pending = p.pending_appeal(f)
+        if requested is not None:
+            makers["review"] = lambda: rd.ReviewDecisionDialog(c, f, requested, self)
+        if decided is not None:
+            makers["appeal"] = lambda: rd.AppealDialog(c, f, decided, self)
+        if pending is not None:
+            n, a = pending
+            makers["appeal_hearing"] = lambda: rd.AppealHearingDialog(c, f, a, self)
+            if a.hearing_on is not None:
+                makers["final"] = lambda: rd.FinalDeterminationDialog(c, f, n, a, self)
+        return makers
 
     def run_step(self, key: str) -> bool:
         """The step's dialog; True when its service ran. The window reads the case again
@@ -253,6 +308,45 @@ class CaseWindow(QWidget):
         if done:
             self.changed.emit(self.case_id)
             self._offer_papers(key)
+        return done
+
+    # --- a violation recorded by mistake ----------------------------------------------------
+
+    def selected_violation(self) -> ViolationFact | None:
+        row = selected_row(self.violation_table)
+        rows = self.violations.rows
+        item = rows[row].item if 0 <= row < len(rows) else None
+        return item if isinstance(item, ViolationFact) else None
+
+    def _select_violation(self, violation_id: int | None) -> None:
+        """The row of the violation selected before a reload (else the first) selected again."""
+        rows = self.violations.rows
+        ids = [getattr(line.item, "id", None) for line in rows]
+        if rows:
+            self.violation_table.selectRow(ids.index(violation_id) if violation_id in ids else 0)
+
+    def _withdraw_state(self) -> None:
+        if self.facts is None:
+            return
+        v = self.selected_violation()
+        enable_buttons(
+            [(self.withdraw_button, vw.may_withdraw(self.facts, v, self.context.session.actor))]
+        )
+
+    def withdraw_violation(self) -> bool:
+        """The selected violation withdrawn as recorded by mistake, with the reason asked; True
+        when the service ran. The window reads the case again either way."""
+        self.reload()
+        f = self.facts
+        v = self.selected_violation()
+        if f is None or v is None or not vw.may_withdraw(f, v, self.context.session.actor)[0]:
+            return False
+        dialog = d.WithdrawViolationDialog(self.context, f, v, self)
+        done = actions.exec_dialog(dialog)
+        self.reload()
+        dialog.deleteLater()
+        if done:
+            self.changed.emit(self.case_id)
         return done
 
     def _offer_papers(self, key: str) -> None:

@@ -14,6 +14,7 @@ from typing import Protocol
 
 from db.enforcement_case_view import (
     AddresseeFact,
+    AppealFact,
     CaseFacts,
     NoticeFact,
     OrderFact,
@@ -24,7 +25,9 @@ from desk.domain.model import Actor
 from desk.domain.permissions import Permission, allowed
 from desk.domain.reports import code_citations
 from desk.enforcement import deadlines, rules
+from desk.enforcement.computing_time import STATUTE, OfficeCalendar
 from desk.enforcement.model import Decision, NoticeKind, OrderKind, ServiceMethod, ViolationState
+from desk.enforcement.procedure import Procedure
 from desk.enforcement.readmodels import CaseFilter, CaseRow, TimelineEntry
 from ui.presenters.formatting import EMPTY, count_of, format_date
 from ui.presenters.paging import PAGE_SIZE, PagedList, WholeList
@@ -70,17 +73,67 @@ class CaseStage:
 
 def live_notice(f: CaseFacts) -> NoticeFact | None:
     """The case's latest notice not withdrawn by the Council (140-3C)."""
-    live = [n for n in f.notices if n.decision is not Decision.WITHDRAW]
+    withdrawn = Decision.WITHDRAW
+    live = [n for n in f.notices if withdrawn not in (n.decision, n.final_decision)]
     return live[-1] if live else None
 
 
-def notice_facts(n: NoticeFact) -> rules.NoticeFacts:
+def notice_facts(
+    n: NoticeFact, cal: OfficeCalendar = STATUTE, proc: Procedure | None = None
+) -> rules.NoticeFacts:
     return rules.NoticeFacts(
         kind=n.kind,
-        served=[a.served_on for a in n.addressees],
+        served=n.served(),  # an owner served through the agent (140-3A(4))
         timely_petitions=sum(1 for p in n.petitions if p.timely),
         decision=n.decision,
-        has_order=bool(n.orders),
+        has_order=bool(n.orders_made),
+        calendar=cal,
+        request_days=proc.request.days if proc else deadlines.PETITION_DAYS,
+        final_decision=n.final_decision,
+    )
+
+
+def review_stage(f: CaseFacts, n: NoticeFact, today: date) -> CaseStage | None:
+    """Wis. Stat. ch. 68 after a request for review: the decision on review due (68.09(3)),
+    the appeal's hearing (68.11(1)) and final determination (68.12(1)); None otherwise."""
+    proc, cal = f.procedure, f.calendar
+    if not proc.review:
+        return None
+    if n.decision is None:
+        timely = [p.filed_on for p in n.petitions if p.timely]
+        if not timely:
+            return None
+        review = proc.period("review")
+        due = deadlines.review_due(min(timely), review.days, cal)
+        late = today > due
+        return CaseStage(
+            f"review requested, decision {'was ' if late else ''}due {format_date(due)}",
+            due,
+            f"decision on review ({review.section})",
+            warn=late,
+        )
+    pending = next((a for a in n.appeals if a.timely and a.decision is None), None)
+    if pending is None:
+        return None
+    if pending.hearing_on is None:
+        hearing = proc.period("hearing")
+        by = deadlines.hearing_last_day(pending.filed_on, hearing.days, cal)
+        return CaseStage(
+            f"appeal filed, hearing by {format_date(by)}",
+            by,
+            f"hearing on the appeal ({hearing.section})",
+            warn=today > by,
+        )
+    if today <= pending.hearing_on:
+        on = pending.hearing_on
+        return CaseStage(f"appeal hearing {format_date(on)}", on, "hearing")
+    final = proc.period("final")
+    due = deadlines.final_due(pending.hearing_on, final.days, cal)
+    return CaseStage(
+        f"appeal heard, final determination due {format_date(due)}",
+        due,
+        f"final determination ({final.section})",
+        warn=today > due,
     )
 
 
@@ -99,6 +152,13 @@ def past_due_violations(f: CaseFacts, n: NoticeFact, today: date) -> list[Violat
     ]
 
 
+def _none_left(f: CaseFacts) -> CaseStage:
+    """No violation open: corrected, or every one withdrawn (a mistake, or the Council)."""
+    if all(v.state is ViolationState.WITHDRAWN for v in f.violations):
+        return CaseStage("violations withdrawn", None, "close the case")
+    return CaseStage("violations corrected", None, "close the case")
+
+
 def case_stage(f: CaseFacts, today: date) -> CaseStage:
     """Where the case stands: complaint, inspected, notice issued, served, petition window open
     until DATE (140-3B), hearing DATE, order in force (140-3C, D, H), past due, closed."""
@@ -111,30 +171,48 @@ def case_stage(f: CaseFacts, today: date) -> CaseStage:
     n = live_notice(f)
     if n is None:
         if f.violations and not still:
-            return CaseStage("violations corrected", None, "close the case")
+            return _none_left(f)
         if not f.violations:
             return CaseStage("inspected, no violation found", None, "close the case")
         if earliest is not None and deadlines.past_due(earliest, today):
             # Re-inspect, or give the time to correct in a notice (140-3A(3), 140-10C).
             return CaseStage("inspected, correction date passed", earliest, "past due", warn=True)
         return CaseStage("inspected", earliest, "correct by")
-    stage = rules.stage(notice_facts(n), today)
+    proc = f.procedure
+    facts = notice_facts(n, f.calendar, proc)
+    stage = rules.stage(facts, today)
     if stage is rules.Stage.NOT_SERVED:
         return CaseStage("notice issued, not yet served", None, "serve the notice")
     if stage is rules.Stage.WINDOW_OPEN:
-        last = max(deadlines.petition_last_day(a.served_on) for a in n.addressees if a.served_on)
-        return CaseStage(f"petition window open until {format_date(last)}", last, "window closes")
+        days = proc.request.days
+        window = max(
+            (deadlines.petition_window(d, f.calendar, days) for d in n.served() if d),
+            key=lambda w: w.day,
+        )
+        last = window.day
+        if proc.review:  # Wis. Stat. 68.08
+            words = f"review may be requested until {format_date(last)}"
+        else:
+            words = f"petition window open until {format_date(last)}"
+        if window.extended:
+            words += f" (extended: {window.reason})"
+        return CaseStage(words, last, "window closes")
+    if stage is not rules.Stage.WITHDRAWN and (ch68 := review_stage(f, n, today)) is not None:
+        return ch68
     if stage is rules.Stage.HEARING:
         if n.hearing_on is not None:
             return CaseStage(f"hearing {format_date(n.hearing_on)}", n.hearing_on, "hearing")
         return CaseStage("petition filed, hearing to schedule", None, "schedule the hearing")
     if stage is rules.Stage.DUE_FOR_ORDER:
-        due = rules.due_for_order(notice_facts(n), today)
+        due = rules.due_for_order(facts, today)
+        if proc.review:
+            cited = proc.no_filing_section  # Wis. Stat. 68.08
+            return CaseStage("served, no review requested", due, f"becomes an order ({cited})")
         cited = code_citations(f.housing_code).step("140-3D")
         return CaseStage("served, window closed", due, f"becomes an order ({cited})")
     # An order (or the last notice withdrawn and nothing newer).
     if not still:
-        return CaseStage("violations corrected", None, "close the case")
+        return _none_left(f)
     late = past_due_violations(f, n, today)
     if late:
         first = min(v.correct_by for v in late)
@@ -330,31 +408,54 @@ _DECIDED = {
 }
 
 
-def _served_words(a: AddresseeFact) -> str:
-    if a.served_on is not None:
-        s = next(x for x in a.services if x.returned_on is None and x.served_on == a.served_on)
-        return f"{format_date(a.served_on)} {s.method.value}"
-    returned = [x for x in a.services if x.returned_on is not None]
-    if returned:
-        return f"mail returned {format_date(returned[-1].returned_on)}: serve again"
-    return "not yet served"
+def _served_words(n: NoticeFact, a: AddresseeFact) -> str:
+    """'03/02/2026 registered mail (returned unclaimed 03/09/2026: serve again)'; the earliest
+    service governs (140-3A(4))."""
+    if a.served_on is None:
+        through_agent = n.served_on(a.id)
+        if through_agent is not None:
+            return f"{format_date(through_agent)} through the agent"
+        return "not yet served"
+    s = next(x for x in a.services if x.served_on == a.served_on)
+    words = f"{format_date(a.served_on)} {s.method.value}"
+    if all(x.returned_on is not None for x in a.services):
+        last = a.services[-1]
+        how = last.returned_how or "unclaimed"
+        words += f" (returned {how} {format_date(last.returned_on)}: serve again)"
+    return words
+
+
+def notice_columns(f: CaseFacts) -> tuple[str, ...]:
+    """The Notices tab's columns: the last is the window to request review (Wis. Stat. 68.08)
+    for a case under ch. 68, the petition window (140-3B) for the others."""
+    if f.procedure.review:
+        return (*NOTICE_COLUMNS[:-1], "Review window")
+    return NOTICE_COLUMNS
 
 
 def notice_rows(f: CaseFacts, today: date) -> list[Line]:
     out = []
     for n in f.notices:
         kind = "Emergency order" if n.kind is NoticeKind.EMERGENCY else "Notice of violation"
-        if n.decision is not None:
+        proc = f.procedure
+        if n.decision is not None and proc.review:  # Wis. Stat. 68.09(4)
+            kind += f" ({proc.decided(n.decision)} on review)"
+            if n.final_decision is not None:  # 68.12
+                kind += f"; {proc.decided(n.final_decision)} on appeal"
+        elif n.decision is not None:
             kind += f" ({_DECIDED[n.decision]} by the Council)"
         for i, a in enumerate(n.addressees):
             window = EMPTY
-            if a.served_on is not None and n.kind is NoticeKind.NOTICE:
-                last = deadlines.petition_last_day(a.served_on)
-                state = "open" if deadlines.window_open(a.served_on, today) else "closed"
-                window = f"{state}, through {format_date(last)}"
+            served = n.served_on(a.id)
+            if served is not None and n.kind is NoticeKind.NOTICE:
+                last = deadlines.petition_window(served, f.calendar, proc.request.days)
+                state = "open" if today <= last.day else "closed"
+                window = f"{state}, through {format_date(last.day)}"
+                if last.extended:
+                    window += f" (extended: {last.reason})"
             filed = [p for p in n.petitions if p.addressee_id == a.id]
             if filed:
-                window = f"petition filed {format_date(filed[-1].filed_on)}" + (
+                window = f"{proc.filing_short} filed {format_date(filed[-1].filed_on)}" + (
                     "" if filed[-1].timely else " (late)"
                 )
             out.append(
@@ -364,10 +465,10 @@ def notice_rows(f: CaseFacts, today: date) -> list[Line]:
                         kind if i == 0 else "",
                         format_date(n.issued_on) if i == 0 else "",
                         f"{a.name} ({a.role.value})",
-                        _served_words(a),
+                        _served_words(n, a),
                         window,
                     ),
-                    warn=a.served_on is None,
+                    warn=n.served_on(a.id) is None,
                 )
             )
     return out
@@ -387,6 +488,26 @@ STEP_LABELS = (
     ("correct", "Correct a &mistake…"),
 )
 SECOND_ROW = ("returned", "correct")  # the case window's row of corrections and papers
+# Wis. Stat. ch. 68 (a code with no procedure of its own, Ch. 512): the petition's step is the
+# request for review (68.08), and the Council's hearing and decision give way to the decision on
+# review (68.09), the appeal (68.10), its hearing (68.11) and the final determination (68.12).
+# Their Alt keys are those of the steps not shown for such a case (Petition P, Council's
+# Hearing H and Decision D), plus Q and A, used by no other button or tab of the window.
+REQUEST_LABEL = "Re&quest for review…"
+REVIEW_STEP_LABELS = (
+    ("review", "&Decision on review…"),
+    ("appeal", "A&ppeal…"),
+    ("appeal_hearing", "Appeal &hearing…"),
+    ("final", "Fin&al determination…"),
+)
+COUNCIL_STEPS = ("hearing", "decision")  # hidden for a case reviewed under ch. 68
+REVIEW_ROW = tuple(key for key, _ in REVIEW_STEP_LABELS)  # the case window's row of them
+# Every button of the case window, in the order of its rows.
+WINDOW_STEP_LABELS = (
+    *STEP_LABELS[: [k for k, _ in STEP_LABELS].index("decision") + 1],
+    *REVIEW_STEP_LABELS,
+    *STEP_LABELS[[k for k, _ in STEP_LABELS].index("decision") + 1 :],
+)
 
 
 def _role(
@@ -413,7 +534,8 @@ def unserved(f: CaseFacts) -> list[tuple[NoticeFact, AddresseeFact]]:
         for n in f.notices
         if n.decision is not Decision.WITHDRAW
         for a in n.addressees
-        if a.served_on is None
+        # never served, or every letter came back (140-3A(4): serve again)
+        if all(s.returned_on is not None for s in a.services)
     ]
 
 
@@ -476,7 +598,7 @@ def corrections(f: CaseFacts) -> list[Correction]:
     for n in f.notices:
         if n.decision is not None:
             continue
-        made = any(o.kind is not OrderKind.EMERGENCY for o in n.orders)
+        made = any(o.kind is not OrderKind.EMERGENCY for o in n.orders_made)
         petitioned = {p.addressee_id for p in n.petitions}
         for a in n.addressees:
             if made or a.id in petitioned:
@@ -592,7 +714,115 @@ def case_steps(f: CaseFacts, today: date, actor: Actor) -> list[Step]:
             when(bool(corrections(f)), "No service or petition may be withdrawn now."),
         ),
     }
-    return [Step(key, label, steps[key]) for key, label in STEP_LABELS]
+    if not f.procedure.review:
+        return [Step(key, label, steps[key]) for key, label in STEP_LABELS]
+    # Wis. Stat. ch. 68: the Council neither hears nor decides (its steps are not shown).
+    council = (
+        False,
+        f"{code_citations(f.housing_code).chapter} cases are reviewed under {f.procedure.name}.",
+    )
+    if not closed:
+        steps.update({k: council for k in COUNCIL_STEPS})
+    steps["petition"] = gate(
+        Permission.RECORD_PETITION,
+        "The clerk",
+        when(
+            bool(petitionable(f)),
+            f"No notice is open to a request for review ({f.procedure.request.section}).",
+        ),
+    )
+    steps.update(review_steps(f, today, actor))
+    labels = dict(WINDOW_STEP_LABELS) | {"petition": REQUEST_LABEL}
+    return [Step(key, labels[key], steps[key]) for key, _ in WINDOW_STEP_LABELS]
+
+
+def step_shown(f: CaseFacts, key: str) -> bool:
+    """Whether the case window shows the step's button: the ch. 68 steps for a case reviewed
+    under Wis. Stat. ch. 68, the Council's hearing and decision for the others (Hudson 140-3)."""
+    if f.procedure.review:
+        return key not in COUNCIL_STEPS
+    return key not in dict(REVIEW_STEP_LABELS)
+
+
+# --- Wis. Stat. ch. 68: review and appeal ----------------------------------------------------
+
+
+def awaiting_review(f: CaseFacts) -> NoticeFact | None:
+    """The latest notice with a timely request for review and no decision on it (68.09)."""
+    return awaiting_hearing(f)
+
+
+def appealable(f: CaseFacts) -> NoticeFact | None:
+    """The latest notice decided on review with no appeal pending or determined (68.10)."""
+    for n in reversed(f.notices):
+        if n.decision is None:
+            continue
+        if any(a.decision is not None or a.timely for a in n.appeals):
+            return None
+        return n
+    return None
+
+
+def pending_appeal(f: CaseFacts) -> tuple[NoticeFact, AppealFact] | None:
+    """The timely appeal awaiting its final determination (68.11, 68.12)."""
+    for n in reversed(f.notices):
+        for a in n.appeals:
+            if a.timely and a.decision is None:
+                return n, a
+    return None
+
+
+def review_steps(f: CaseFacts, today: date, actor: Actor) -> dict[str, tuple[bool, str]]:
+    """The ch. 68 steps' (may, why not): the decision on review, the appeal, its hearing and
+    the final determination. The services check again."""
+    proc = f.procedure
+    section = {k: proc.period(k).section for k in ("review", "appeal", "hearing", "final")}
+
+    def gate(permission: Permission, who: str, ready: tuple[bool, str]) -> tuple[bool, str]:
+        if f.closed_on is not None:
+            return False, f"Case {f.number} is closed."
+        if not allowed(actor, permission):
+            return False, who
+        return ready
+
+    def when(ok: bool, why: str) -> tuple[bool, str]:
+        return (True, "") if ok else (False, why)
+
+    pending = pending_appeal(f)
+    heard = pending is not None and pending[1].hearing_on is not None
+    final_ready = when(heard, f"No appeal has been heard ({section['final']}).")
+    if pending is not None and pending[1].hearing_on is not None and pending[1].hearing_on > today:
+        final_ready = (False, f"The appeal is heard on {format_date(pending[1].hearing_on)}.")
+    return {
+        "review": gate(
+            Permission.RECORD_COUNCIL_DECISION,
+            f"The inspector decides on review ({section['review']}).",
+            when(
+                awaiting_review(f) is not None,
+                f"No timely request for review awaits a decision ({section['review']}).",
+            ),
+        ),
+        "appeal": gate(
+            Permission.RECORD_PETITION,
+            f"The clerk records an appeal ({section['appeal']}).",
+            when(
+                appealable(f) is not None,
+                f"No decision on review is open to an appeal ({section['appeal']}).",
+            ),
+        ),
+        "appeal_hearing": gate(
+            Permission.SCHEDULE_HEARING,
+            f"The inspector schedules the hearing on an appeal ({section['hearing']}).",
+            when(
+                pending is not None, f"No timely appeal awaits its hearing ({section['hearing']})."
+            ),
+        ),
+        "final": gate(
+            Permission.RECORD_COUNCIL_DECISION,
+            f"The inspector records the final determination ({section['final']}).",
+            final_ready,
+        ),
+    }
 
 
 def complainant_allowed(actor: Actor) -> bool:

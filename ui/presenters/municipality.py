@@ -4,6 +4,7 @@ and is the gate; the form only turns text into the values it takes (money to Dec
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -11,6 +12,7 @@ from typing import Any
 from desk.clock import Clock
 from desk.domain.model import Actor
 from desk.domain.municipality import LABELS, PRINTED_TEXT_FIELDS, ImageKind, image_media_type
+from desk.enforcement.procedure import DAYS_SETTING, Period, procedure_of_code
 from desk.errors import DeskError, StaleEdit, ValidationError
 from desk.money import parse_money
 from desk.services import municipality as svc
@@ -32,7 +34,7 @@ TEXT_FIELDS = (
     "c404_high_value",
     "placename",
 )
-FLAG_FIELDS = ("no_refund_once_issued",)
+FLAG_FIELDS = ("no_refund_once_issued", "office_open_saturdays")
 CHOICE_FIELDS = ("fee_schedule_date", "kind", "county", "housing_code")
 IMAGE_FIELDS = ("logo", "signature")
 FIELD_ORDER = (
@@ -58,6 +60,7 @@ FIELD_ORDER = (
     "county",
     "placename",
     "housing_code",
+    "office_open_saturdays",
 )
 MONEY_FIELDS = ("plumbing_clerical", "nsf_charge")
 FEE_DATES = (("application", "The application date"), ("issue", "The issue date"))
@@ -85,6 +88,9 @@ HELP = {
     "this municipality's parcels only.",
     "housing_code": "The code cases are opened under: their notices, timelines and reports cite "
     "it; a case keeps the code it was opened under. None: no case can be opened.",
+    "office_open_saturdays": "Unchecked: a petition or other filing whose last day is a "
+    "Saturday may be filed the next Monday (Wis. Stat. 990.001(4)(c)); Sundays and legal "
+    "holidays move every last day (990.001(4)(b)).",
 }
 # The housing codes as the Housing code list names them (ui.presenters.new_municipality).
 HOUSING_CODES = housing_code_choices()
@@ -99,6 +105,27 @@ _BY_LABEL = {label: key for key, label in LABELS.items()} | {
     ImageKind.LOGO.label: "logo",
     ImageKind.SIGNATURE.label: "signature",
 }
+
+
+# The office's own periods of its code's procedure (Wis. Stat. ch. 68 for Ch. 512): one field
+# per period the procedure file lets the office change, keyed "procedure_days.<period>".
+PERIOD_PREFIX = f"{DAYS_SETTING}."
+PERIODS_LABEL = "periods of review and appeal"  # the service's field name in its refusals
+PERIODS_HELP = (
+    "Days; empty: the statute's. A person's time to file may be longer, never shorter; the "
+    "authority's time to act shorter, never longer."
+)
+
+
+def changeable_periods(housing_code: str) -> list[Period]:
+    """The periods of the code's procedure the office may set (none for Hudson 140-3)."""
+    proc = procedure_of_code(housing_code)
+    return [x for x in proc.periods.values() if x.office_may_change]
+
+
+def period_label(period: Period) -> str:
+    """'Request for review (Wis. Stat. 68.08)', as the procedure file words it."""
+    return f"{period.what[:1].upper()}{period.what[1:]} ({period.section})"
 
 
 @dataclass(frozen=True)
@@ -124,9 +151,13 @@ def _form_of(s: svc.MunicipalitySettings) -> dict[str, Any]:
         "county": s.county,
         "placename": s.placename,
         "housing_code": s.housing_code,
+        "office_open_saturdays": s.office_open_saturdays,
     }
     for key, value in s.cashiering:
         form[key] = value if isinstance(value, bool) else str(value)
+    for period in changeable_periods(s.housing_code):
+        own = s.procedure_days.get(period.key)
+        form[PERIOD_PREFIX + period.key] = "" if own is None else str(own)
     return form
 
 
@@ -247,8 +278,14 @@ class MunicipalityPresenter:
         """The fields that differ from what was loaded, as the service takes them; money is
         parsed here (a ValidationError names the field)."""
         out: dict[str, Any] = {}
+        periods = {k: v for k, v in self.form.items() if k.startswith(PERIOD_PREFIX)}
+        if any(v != self.saved_form.get(k) for k, v in periods.items()):
+            # The service takes every period at once (empty: the statute's).
+            out[DAYS_SETTING] = {
+                k.removeprefix(PERIOD_PREFIX): str(v).strip() or None for k, v in periods.items()
+            }
         for key, value in self.form.items():
-            if value == self.saved_form.get(key):
+            if value == self.saved_form.get(key) or key.startswith(PERIOD_PREFIX):
                 continue
             if key == "letterhead":
                 out[key] = str(value).splitlines()
@@ -288,6 +325,27 @@ class MunicipalityPresenter:
         self.message = "Saved." if changed else "Nothing had changed."
         return True
 
+    @property
+    def periods(self) -> list[Period]:
+        """The periods shown (those of the saved housing code's procedure the office may set)."""
+        return changeable_periods(self.settings.housing_code) if self.settings else []
+
+    @property
+    def periods_title(self) -> str:
+        """'Review and appeal (Wis. Stat. ch. 68)'."""
+        if self.settings is None:
+            return ""
+        return f"Review and appeal ({procedure_of_code(self.settings.housing_code).name})"
+
     def _fail(self, e: ValidationError) -> None:
         self.error = str(e)
         self.error_field = _BY_LABEL.get(e.field, e.field if e.field in FIELD_ORDER else "")
+        if e.field == PERIODS_LABEL:
+            # The refusal names the period: say it as the field is labelled, and mark it.
+            found = re.search(r"period '(\w+)': (.*)", e.message) or re.match(
+                r"(\w+): (.*)", e.message
+            )
+            period = next((x for x in self.periods if found and x.key == found[1]), None)
+            if found and period is not None:
+                self.error = f"{period_label(period)}: {found[2]}"
+                self.error_field = PERIOD_PREFIX + period.key

@@ -16,6 +16,7 @@ from db.licence_view import LicenceFacts, RoomFact
 from desk.domain.model import Actor
 from desk.domain.permissions import Permission, allowed
 from desk.enforcement import licences as rules
+from desk.enforcement.computing_time import STATUTE, OfficeCalendar
 from desk.enforcement.licences import (
     HearingDecision,
     LicenceRow,
@@ -65,9 +66,12 @@ def _warn(status: str) -> bool:
 
 
 def caution(status: str) -> bool:
-    """In force but needing a look: warned (140-10C) or expiring within the watch (140-10A);
-    shown amber, where _warn's are red."""
-    return status.startswith(f"{rules.IN_FORCE} — ")
+    """In force but needing a look: warned (140-10C) or expiring within the watch (140-10A),
+    not when all it says is that its renewal is issued; shown amber, where _warn's are red."""
+    head = f"{rules.IN_FORCE} — "
+    if not status.startswith(head):
+        return False
+    return any(not note.startswith("renewal issued") for note in status[len(head) :].split("; "))
 
 
 def register_cells(r: LicenceRow) -> tuple[str, ...]:
@@ -96,10 +100,12 @@ class RegisterPresenter:
         fetch: Callable[[RegisterFilter], list[LicenceRow]],
         today: Callable[[], date],
         actor: Actor,
+        calendar: OfficeCalendar = STATUTE,
     ) -> None:
         self.fetch = fetch
         self.today = today
         self.actor = actor
+        self.calendar = calendar  # the office's days (Wis. Stat. 990.001(4))
         self.which = RegisterFilter.ALL
         self.text = ""
         self.rows: list[Line] = []
@@ -146,10 +152,15 @@ class RegisterPresenter:
         if r.status.startswith(rules.IN_FORCE) and r.expires_on is not None:
             left = (r.expires_on - self.today()).days
             parts.append(f"valid through {format_date(r.expires_on)} ({count_of(left, 'day')})")
+        elif r.status.startswith(rules.NOT_YET) and r.expires_on is not None:
+            parts.append(
+                f"a renewal, in force from {format_date(r.valid_from)} through "
+                f"{format_date(r.expires_on)}"
+            )
         if r.suspended_on is not None and r.status == "suspended":
             parts.append(
                 f"suspended {format_date(r.suspended_on)}, petition through "
-                f"{format_date(rules.petition_last_day(r.suspended_on))}"
+                f"{format_date(rules.petition_last_day(r.suspended_on, self.calendar))}"
             )
         return " · ".join(parts) + ". Enter opens it."
 
@@ -175,7 +186,7 @@ def status_words(f: LicenceFacts, today: date) -> str:
     if s is LicenceState.APPLIED:
         return f"application pending since {format_date(f.applied_on)}"
     if s is LicenceState.DENIED:
-        last = rules.denial_petition_last_day(f.denied_on) if f.denied_on else None
+        last = rules.denial_petition_last_day(f.denied_on, f.calendar) if f.denied_on else None
         words = f"denied {format_date(f.denied_on)}"
         if last is not None and f.petition_filed_on is None:
             words += f" · petition through {format_date(last)}"
@@ -184,17 +195,25 @@ def status_words(f: LicenceFacts, today: date) -> str:
         assert f.expires_on is not None
         if rules.expired(f.expires_on, today):
             return f"expired: last valid day {format_date(f.expires_on)}"
+        if rules.not_yet_in_force(f.valid_from, today):
+            return (
+                f"issued {format_date(f.issued_on)}, in force from {format_date(f.valid_from)} "
+                f"through {format_date(f.expires_on)}"
+            )
         words = f"in force · issued {format_date(f.issued_on)}, valid through "
         words += format_date(f.expires_on)
         if f.warned_on is not None:
             words += f" · warned {format_date(f.warned_on)}, correct by {format_date(f.correct_by)}"
+        renewal = renewal_words(f)
+        if renewal:
+            words += f" · {renewal}"
         return words
     if s is LicenceState.SUSPENDED:
         assert f.suspended_on is not None
         words = f"suspended {format_date(f.suspended_on)}"
         if f.petition_filed_on is not None and f.petition_timely:
             return words + f" · petition filed {format_date(f.petition_filed_on)}"
-        last = rules.petition_last_day(f.suspended_on)
+        last = rules.petition_last_day(f.suspended_on, f.calendar)
         return words + f" · petition through {format_date(last)}, else revoked"
     if s is LicenceState.REVOKED:
         how = {
@@ -204,6 +223,19 @@ def status_words(f: LicenceFacts, today: date) -> str:
         why = how.get(f.revocation, "") if f.revocation else ""
         return f"revoked {format_date(f.revoked_on)}" + (f", {why}" if why else "")
     return f"ended {format_date(f.ended_on)}: change of owner or control (140-10A)"
+
+
+def renewal_words(f: LicenceFacts) -> str:
+    """Its renewal as the register says it (140-10A): applied for, or issued; "" for none (or
+    one denied, or ended by a change of owner)."""
+    r = f.renewal
+    if r is None:
+        return ""
+    if r.state is LicenceState.APPLIED:
+        return rules.RenewalNote(r.applied_on).words
+    if r.number is not None and r.state is not LicenceState.ENDED:
+        return rules.RenewalNote(r.applied_on, r.number, r.valid_from).words
+    return ""
 
 
 def status_tone(f: LicenceFacts, today: date) -> str:
@@ -226,6 +258,10 @@ def header_words(f: LicenceFacts, today: date) -> tuple[str, str, str, str]:
     operator = f"Operator: {f.operator_name}, {f.operator_address}"
     dwelling = f"{f.dwelling}" + (f" · PIN {f.pin}" if f.pin else "")
     dwelling += f" · applied {format_date(f.applied_on)}"
+    if f.renews is not None:
+        dwelling += f" · renews {f.renews.number}"
+    if f.renewal is not None and f.renewal.number:
+        dwelling += f" · renewed by {f.renewal.number}"
     if f.case_number:
         dwelling += f" · case {f.case_number}"
     return title, operator, dwelling, status_words(f, today)
@@ -311,14 +347,13 @@ def _at(at: datetime) -> str:
 
 def history_events(f: LicenceFacts) -> list[Event]:
     """The dated events kept on the licence, in date order."""
-    ev: list[Event] = [
-        Event(
-            f.applied_on,
-            "Application",
-            f"{f.operator_name}: {count_of(f.persons, 'person')}, {len(f.rooms)} room(s)",
-            "140-10A",
+    applied = f"{f.operator_name}: {count_of(f.persons, 'person')}, {len(f.rooms)} room(s)"
+    if f.renews is not None:
+        applied += (
+            f"; to renew licence {f.renews.number}, valid through "
+            f"{format_date(f.renews.expires_on)}"
         )
-    ]
+    ev: list[Event] = [Event(f.applied_on, "Application", applied, "140-10A")]
     if f.case_id is not None and f.case_number:
         inspected = (
             f"last inspected {format_date(f.last_inspected_on)}"
@@ -337,8 +372,21 @@ def history_events(f: LicenceFacts) -> list[Event]:
         )
     if f.denied_on is not None:
         ev.append(Event(f.denied_on, "Denied", f.denial_reason, "140-10B"))
+    if f.renewal is not None:
+        r = f.renewal
+        if r.number is not None:
+            words = f"Licence {r.number} renews it from {format_date(r.valid_from)}"
+            words += f" through {format_date(r.expires_on)}; applied {format_date(r.applied_on)}"
+        else:
+            words = f"Application #{r.id} to renew it: {state_words(r.state)}"
+        ev.append(Event(r.applied_on, "Renewal", words, "140-10A"))
     if f.issued_on is not None:
         words = f"Licence {f.number}, valid through {format_date(f.expires_on)}"
+        if f.valid_from is not None and f.valid_from != f.issued_on:
+            words = (
+                f"Licence {f.number}, valid from {format_date(f.valid_from)} through "
+                f"{format_date(f.expires_on)}"
+            )
         if f.issued_by:
             words += f", by {f.issued_by}"
         if f.fee is not None:
@@ -362,7 +410,7 @@ def history_events(f: LicenceFacts) -> list[Event]:
                 f.suspended_on,
                 "Suspended",
                 "Cease operating; petition through "
-                f"{format_date(rules.petition_last_day(f.suspended_on))}",
+                f"{format_date(rules.petition_last_day(f.suspended_on, f.calendar))}",
                 "140-10C",
             )
         )
@@ -385,6 +433,15 @@ def history_events(f: LicenceFacts) -> list[Event]:
             else "the Council sustained the suspension"
         )
         ev.append(Event(f.revoked_on, "Revoked", how.capitalize(), "140-10D"))
+    if f.revocation_set_aside_on is not None:
+        ev.append(
+            Event(
+                f.revocation_set_aside_on,
+                "Revocation set aside",
+                f"The automatic revocation did not arise: {f.revocation_set_aside_reason}",
+                "140-10D",
+            )
+        )
     if f.changed_at is not None and f.ended_on is not None:
         late = " (late)" if f.change_notice_late else ""
         notice = _at(f.change_notice_at) if f.change_notice_at else EMPTY
@@ -422,15 +479,18 @@ STEP_LABELS = (
     ("petition", "&Petition…"),
     ("decision", "Council d&ecision…"),
     ("change", "C&hange of owner…"),
+    ("renew", "Renew&al…"),
 )
 NOTICE_KINDS = (("warning", "Warning notice"), ("suspension", "Suspension"), ("denial", "Denial"))
 
 
 def in_force(f: LicenceFacts, today: date) -> bool:
+    """Issued, not expired, and not a renewal before its first day (140-10A)."""
     return (
         f.state is LicenceState.ISSUED
         and f.expires_on is not None
         and not rules.expired(f.expires_on, today)
+        and not rules.not_yet_in_force(f.valid_from, today)
     )
 
 
@@ -523,6 +583,7 @@ def licence_steps(f: LicenceFacts, today: date, actor: Actor, shortfalls: int = 
         f"{name} is {state_words(f.state)}, not in force.",
     )
     steps = {
+        "renew": gate(Permission.RECORD_ROOMING_APPLICATION, clerk, renew_ready(f, today)),
         "case": gate(Permission.OPEN_CASE, inspector, case_ready),
         "issue": gate(Permission.ISSUE_ROOMING_LICENCE, "The City Clerk", issue_ready),
         "deny": gate(Permission.SUSPEND_ROOMING_LICENCE, inspector, when(pending, not_pending)),
@@ -535,10 +596,37 @@ def licence_steps(f: LicenceFacts, today: date, actor: Actor, shortfalls: int = 
     return [Step(key, label, steps[key]) for key, label in STEP_LABELS]
 
 
+def renew_ready(f: LicenceFacts, today: date) -> tuple[bool, str]:
+    """Whether the operator's renewal may be recorded today, and why not (140-10A); the words
+    of desk/enforcement/renewals.py, which the service checks again."""
+    name = f.number or "The application"
+    if f.state is not LicenceState.ISSUED:
+        return False, f"{name} is {state_words(f.state)}: it cannot be renewed (140-10A)."
+    assert f.expires_on is not None
+    if rules.expired(f.expires_on, today):
+        return False, f"{name} expired after {format_date(f.expires_on)}: apply anew (140-10A)."
+    r = f.renewal
+    if r is not None and r.state is LicenceState.APPLIED:
+        return False, f"A renewal was applied for on {format_date(r.applied_on)} (pending)."
+    if r is not None and r.number is not None and r.state is not LicenceState.ENDED:
+        return False, f"Renewed already: {r.number}, from {format_date(r.valid_from)}."
+    opens = rules.renewal_opens(f.expires_on)
+    if today < opens:
+        return (
+            False,
+            f"A renewal may be applied for from {format_date(opens)} "
+            f"({rules.RENEWAL_DAYS} days before {format_date(f.expires_on)}, 140-10A).",
+        )
+    return True, ""
+
+
 def certificate_allowed(f: LicenceFacts, today: date) -> tuple[bool, str]:
+    """A licence in force, or a renewal issued to go up on its first day (140-10A)."""
     if f.number is None:
         return False, "Not issued: there is no certificate to print."
-    if not in_force(f, today):
+    if not in_force(f, today) and not (
+        f.state is LicenceState.ISSUED and rules.not_yet_in_force(f.valid_from, today)
+    ):
         return False, f"Licence {f.number} is not in force."
     return True, ""
 
@@ -551,6 +639,19 @@ def notices_available(f: LicenceFacts) -> list[tuple[str, str]]:
         "denial": f.denied_on is not None,
     }
     return [(k, label) for k, label in NOTICE_KINDS if have[k]]
+
+
+def renewal_term_words(f: LicenceFacts) -> str:
+    """The issue dialog's words on a renewal's term (140-10A); "" for a new licence."""
+    old = f.renews
+    if old is None or old.expires_on is None:
+        return ""
+    start, last = rules.renewal_term(old.expires_on, old.expires_on)
+    return (
+        f" A renewal of licence {old.number}: issued by {format_date(old.expires_on)}, it is "
+        f"valid from {format_date(start)} through {format_date(last)}; issued later, from the "
+        "day of issue."
+    )
 
 
 def fee_words(fee: Decimal | None) -> str:

@@ -247,7 +247,7 @@ class IssueDialog(ActionDialog):
             "Issue the rooming house licence",
             f"{f.operator_name}, {f.dwelling}. Numbered RH-YYYY-NNNN on issue, in the "
             "operator's name for this dwelling, valid through the anniversary of the day of "
-            "issue; not transferable (140-10A).",
+            "issue; not transferable (140-10A)." + p.renewal_term_words(f),
             "&Issue licence",
             parent,
         )

@@ -2,7 +2,8 @@
 "Application", the operator, the dwelling, the status with its dates) with the steps this user
 may take now, each disabled with its reason as the tooltip, over four tabs: the Rooms, the
 Fixtures & checks (140-10E/G as check_licence finds them), the History of the dated events
-(the inspection case's row opens that case's window) and the Occupancy calculations attached
+(the inspection case's row opens that case's window; the licence it renews and its renewal,
+140-10A, are events there and in the header) and the Occupancy calculations attached
 (Hudson 140-7, Ch. 512-11), each to reprint as it was. The inspector opens the calculator from
 here, the licence's rooms typed in, its result attached to this licence."""
 
@@ -27,6 +28,7 @@ from desk.domain.permissions import Permission, allowed
 from desk.enforcement.licences import LicenceState, Shortfall
 from desk.errors import DeskError
 from desk.services.enforcement import licences as svc
+from desk.services.enforcement import renewals
 from ui import dialogs
 from ui import record_window as rw
 from ui.permit import actions
@@ -248,6 +250,8 @@ class LicenceWindow(QWidget):
             return False
         if key == "case":
             return self.inspection_case()
+        if key == "renew":
+            return self.renew()
         dialog = self._dialog(key)
         if dialog is None:
             return False
@@ -285,6 +289,35 @@ class LicenceWindow(QWidget):
         self.changed.emit(self.licence_id)
         if self.open_case is not None:
             self.open_case(case_id)
+        return True
+
+    def renew(self) -> bool:
+        """140-10A: the holder's application to renew, for the same rooms, persons and fixtures
+        (changed ones: New application… in the register, which records it as the renewal). The
+        inspector inspects and the City Clerk issues it as any application; issued before this
+        licence ends, it runs from the day after."""
+        f = self.facts
+        assert f is not None
+        question = (
+            f"Record {f.operator_name}'s application to renew licence {f.number} for "
+            f"{f.dwelling}, for the same rooms, persons and fixtures, received today? Issued "
+            "before this licence ends, the renewal runs from the day after it."
+        )
+        if not dialogs.ask(self, "Renewal", question):
+            return False
+        try:
+            renewals.apply_for_renewal(
+                self.context.database.uow(),
+                self.context.clock,
+                self.context.session.actor,
+                self.licence_id,
+            )
+        except DeskError as e:
+            dialogs.warn(self, "Renewal", str(e))
+            self.reload()
+            return False
+        self.reload()
+        self.changed.emit(self.licence_id)
         return True
 
     # --- occupancy (Hudson 140-7, Ch. 512-11) ----------------------------------------------

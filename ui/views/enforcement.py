@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from db import enforcement_queries as q
 from db.database import Database
-from db.enforcement_case_view import case_facts, municipality_housing_code
+from db.enforcement_case_view import case_facts, municipality_housing_code, office_calendar
 from desk.clock import Clock
 from desk.enforcement.readmodels import CaseFilter, CaseRow
 from desk.services.enforcement.sweep import sweep_notices
@@ -66,12 +66,15 @@ class SqlCaseSource:
 
     def count(self, which: CaseFilter, text: str) -> int:
         with self.database.read() as conn:
-            return q.case_count(conn, self.municipality_id, self.clock.today(), which, text)
+            cal = office_calendar(conn, self.municipality_id)
+            return q.case_count(conn, self.municipality_id, self.clock.today(), which, text, cal)
 
     def page(self, which: CaseFilter, text: str, offset: int, limit: int) -> list[CaseRow]:
         with self.database.read() as conn:
             today = self.clock.today()
-            return q.case_rows(conn, self.municipality_id, today, which, text, limit, offset)
+            cal = office_calendar(conn, self.municipality_id)
+            mid = self.municipality_id
+            return q.case_rows(conn, mid, today, which, text, limit, offset, cal)
 
 
 class EnforcementView(RecordListSection):

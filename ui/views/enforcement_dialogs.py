@@ -7,15 +7,13 @@ the dialog stays open with what was typed and marks the field the service named
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QCompleter,
     QDateEdit,
     QHBoxLayout,
     QLabel,
@@ -28,6 +26,7 @@ from PySide6.QtWidgets import (
 from db.enforcement_case_view import (
     CaseFacts,
     NoticeFact,
+    ViolationFact,
     housing_code_days,
     municipality_housing_code,
 )
@@ -49,12 +48,14 @@ from desk.services.parcels.owner import owner_of_record
 from ui.permit.actions import ActionDialog, _text_box
 from ui.permit.base import PermitContext
 from ui.presenters import enforcement as p
+from ui.presenters import violation_withdrawal as vw
 from ui.presenters.formatting import format_date
 from ui.views.common import date_edit, to_qdate
 from ui.views.dialog_fields import combo as _combo
 from ui.views.dialog_fields import day as _day
 from ui.views.dialog_fields import line as _line
 from ui.views.dialog_fields import parcel_lookup
+from ui.views.violation_picker import ViolationPicker
 
 __all__ = [
     "CloseDialog",
@@ -66,6 +67,7 @@ __all__ = [
     "NoticeDialog",
     "PetitionDialog",
     "ServiceDialog",
+    "WithdrawViolationDialog",
 ]
 
 
@@ -186,20 +188,13 @@ class InspectionDialog(ActionDialog):
             self.form.addRow(f"{v.section}:", holder)  # the combo itself is what is read
             self.findings[v.id] = combo
         self.standards: list[Standard] = list(self.code.standards) if self.code else []
-        self.item = QComboBox(self)
+        # Only an exact choice: Down opens the items the words find, Enter picks one and never
+        # records the inspection (ui/views/violation_picker.py).
+        self.item = ViolationPicker(self.standards, name, self)
         self.item.setObjectName("violationItem")
-        self.item.setEditable(True)
-        self.item.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
-        self.item.addItem("", None)
-        for s in self.standards:
-            self.item.addItem(f"{s.section} {s.title}", s.section)
-        completer = QCompleter([self.item.itemText(i) for i in range(1, self.item.count())], self)
-        completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
-        completer.setFilterMode(Qt.MatchFlag.MatchContains)
-        self.item.setCompleter(completer)
-        self.item.currentIndexChanged.connect(self._item_chosen)
-        self.item.editTextChanged.connect(self._item_chosen)
-        self.add_field("&Violation:", self.item, "section")
+        self.item.chosen.connect(self._item_chosen)
+        self.item.refused.connect(self._refused)
+        self.add_field("&Violation:", self.item, "section", "violation")
         self.unit = _line(self, "violationUnit", "optional: 1, Upper …")
         self.room = _line(self, "violationRoom", "optional: kitchen, rear porch …")
         place = QHBoxLayout()
@@ -213,7 +208,7 @@ class InspectionDialog(ActionDialog):
         self.add_button = QPushButton("&Add", self)
         self.add_button.setObjectName("addViolation")
         self.add_button.setAutoDefault(False)
-        self.add_button.clicked.connect(self.add_violation)
+        self.add_button.clicked.connect(self._add_clicked)
         row = QHBoxLayout()
         row.addWidget(self.correct_by)
         row.addWidget(self.add_button)
@@ -232,14 +227,8 @@ class InspectionDialog(ActionDialog):
         self.recorded: inspections.InspectionRecorded | None = None
 
     def _standard(self) -> Standard | None:
-        """The item picked from the list, or typed: its section, or its section and title."""
-        typed = " ".join(self.item.currentText().split()).lower()
-        if not typed:
-            return None
-        for s in self.standards:
-            if typed in (s.section.lower(), f"{s.section} {s.title}".lower()):
-                return s
-        return None
+        """The item chosen: the text names it exactly (its section, or section and title)."""
+        return self.item.standard()
 
     def _item_chosen(self) -> None:
         s = self._standard()
@@ -247,15 +236,22 @@ class InspectionDialog(ActionDialog):
             day = deadlines.correction_date(_day(self.inspected_on), s.days)
             self.correct_by.setDate(to_qdate(day))
             self.item.setToolTip(s.text)
+            self.error_label.setVisible(False)
+
+    def _refused(self, why: str) -> None:
+        self.error_label.setText(str(ValidationError("violation", why)))
+        self.error_label.setVisible(True)
 
     def add_violation(self) -> bool:
-        """The violation typed above, added to those found; False when there is none."""
+        """The violation chosen above, added to those found; False when there is none. A text
+        that names no one item is refused (the field marked), never its first match."""
         typed = self.item.currentText().strip()
         if not typed:
             return False
         s = self._standard()
         if s is None:
-            raise ValidationError("section", f"no item of the housing code matches “{typed}”")
+            self.item.mark(True)
+            raise ValidationError("violation", self.item.refusal())
         found = inspections.FoundViolation(
             s.section,
             unit=self.unit.text(),
@@ -269,19 +265,25 @@ class InspectionDialog(ActionDialog):
             + (f" ({where})" if where else "")
             + f", correct by {format_date(found.correct_by)}"
         )
-        self.item.setCurrentIndex(0)
-        self.item.setEditText("")
+        self.item.clear_choice()
         self.unit.clear()
         self.room.clear()
         self.item.setFocus()
         return True
 
+    def _add_clicked(self) -> bool:
+        try:
+            return self.add_violation()
+        except ValidationError as e:
+            self._refused(e.message)
+            self.item.setFocus()
+            return False
+
     def submit(self) -> bool:
         try:
-            self.add_violation()  # typed but not added: the inspector meant it
+            self.add_violation()  # chosen but not added: the inspector meant it
         except ValidationError as e:
-            self.error_label.setText(str(e))
-            self.error_label.setVisible(True)
+            self._refused(e.message)
             self.item.setFocus()
             return False
         return super().submit()
@@ -326,6 +328,9 @@ class NoticeDialog(ActionDialog):
         self.facts = f
         code = case_code(context, f)
         self.lines: dict[int, tuple[QCheckBox, QLineEdit]] = {}
+        first_order_day = deadlines.earliest_order_day(
+            context.clock.today(), f.calendar, f.procedure.request.days
+        )
         for v in p.noticeable(f):
             s = None
             if code is not None:
@@ -345,7 +350,10 @@ class NoticeDialog(ActionDialog):
             action = _line(self, f"remedial{v.id}", f"the remedial action ({step('140-3A(5)')})")
             action.setEnabled(ok)
             self.add_field("" if self.lines else "&Violations:", box, "violations")
-            self.add_field(f"correct by {format_date(v.correct_by)}:", action, "remedial action")
+            # A notice is enforced once it is an order (140-3B, D): the date it gives is never
+            # inside the petition window (desk.services.enforcement.notices.notice_correct_by).
+            by = max(v.correct_by, first_order_day)
+            self.add_field(f"correct by {format_date(by)}:", action, "remedial action")
             self.lines[v.id] = (box, action)
         self.statement = _text_box(self, "noticeStatement", "why the notice is issued", 2)
         self.add_field("&Reasons:", self.statement, "reasons")
@@ -470,30 +478,49 @@ class ServiceDialog(ActionDialog):
 
 
 class PetitionDialog(ActionDialog):
-    def __init__(self, context: PermitContext, f: CaseFacts, parent: QWidget | None = None) -> None:
+    """A petition for a hearing (140-3B); with `texts` (title, intro, OK) and the field names
+    of `prefix`, the same filing under another procedure (a request for review, Wis. Stat.
+    68.08, ui.views.review_dialogs). Both are recorded by the petitions service."""
+
+    def __init__(
+        self,
+        context: PermitContext,
+        f: CaseFacts,
+        parent: QWidget | None = None,
+        *,
+        texts: tuple[str, str, str] | None = None,
+        prefix: str = "petition",
+        by: tuple[str, str] = ("petitioner", "&Petitioner:"),
+    ) -> None:
         super().__init__(
             context,
-            "Record a petition for a hearing",
-            f"Case {f.number}. {code_citations(f.housing_code).step('140-3B')}: a written "
-            "petition filed in the office, with a brief statement of the grounds, within 10 "
-            "days after service on the petitioner. A late one is recorded as late.",
-            "&Record petition",
+            *(
+                texts
+                or (
+                    "Record a petition for a hearing",
+                    f"Case {f.number}. {code_citations(f.housing_code).step('140-3B')}: a "
+                    "written petition filed in the office, with a brief statement of the "
+                    "grounds, within 10 days after service on the petitioner. A late one is "
+                    "recorded as late.",
+                    "&Record petition",
+                )
+            ),
             parent,
         )
         choices = p.petitionable(f)
         self.addressee = _combo(
             self,
-            "petitionAddressee",
+            f"{prefix}Addressee",
             [(f"{a.name} ({a.role.value})", a.id) for _n, a in choices],
         )
         self.names = {a.id: a.name for _n, a in choices}
         self.addressee.currentIndexChanged.connect(self._chosen)
         self.add_field("&Addressee:", self.addressee, "addressee")
-        self.filed_on = date_edit(self, "petitionFiled", context.clock.today())
+        self.filed_on = date_edit(self, f"{prefix}Filed", context.clock.today())
         self.add_field("&Filed on:", self.filed_on, "filed on")
-        self.petitioner = _line(self, "petitioner", "who signed it")
-        self.add_field("&Petitioner:", self.petitioner, "petitioner")
-        self.grounds = _text_box(self, "petitionGrounds", "the grounds, as written", 3)
+        self.petitioner = _line(self, by[0], "who signed it")
+        self.add_field(by[1], self.petitioner, "petitioner")
+        self.grounds = _text_box(self, f"{prefix}Grounds", "the grounds, as written", 3)
         self.add_field("&Grounds:", self.grounds, "grounds")
         self._chosen()
         self.recorded: petitions.PetitionRecorded | None = None
@@ -549,14 +576,51 @@ class HearingDialog(ActionDialog):
         )
 
 
-_DECISIONS = [
+_DECISIONS = (
     ("Sustained: the notice is an order", Decision.SUSTAIN),
     ("Modified: new correction dates", Decision.MODIFY),
     ("Withdrawn", Decision.WITHDRAW),
-]
+)
 
 
-class DecisionDialog(ActionDialog):
+class DecidedDialog(ActionDialog):
+    """A decision that sustains (affirms), modifies with new correction dates, or withdraws
+    (reverses) a notice: the Council's (140-3C) or, under Wis. Stat. ch. 68, the decision on
+    review and the final determination (ui.views.review_dialogs)."""
+
+    def _decision_fields(
+        self,
+        f: CaseFacts,
+        n: NoticeFact,
+        names: tuple[str, str, str],  # the decision, its day, the new dates' prefix
+        label: str = "&Decision:",
+        choices: Sequence[tuple[str, Decision]] = _DECISIONS,
+    ) -> None:
+        self.decision = _combo(self, names[0], [(w, d.value) for w, d in choices])
+        self.decision.currentIndexChanged.connect(self._decided)
+        self.add_field(label, self.decision, "decision")
+        self.decided_on = date_edit(self, names[1], self.context.clock.today())
+        self.add_field("Decided &on:", self.decided_on, "decided on")
+        self.new_dates: dict[int, QDateEdit] = {}
+        for v in f.violations:
+            if v.id in n.violation_ids:
+                edit = date_edit(self, f"{names[2]}{v.id}", v.correct_by)
+                self.add_field(f"{v.section} correct by:", edit, "correction dates")
+                self.new_dates[v.id] = edit
+
+    def _decided(self) -> None:
+        modify = self.decision.currentData() == Decision.MODIFY.value
+        for edit in self.new_dates.values():
+            edit.setEnabled(modify)
+
+    def _chosen(self) -> tuple[Decision, dict[int, date]]:
+        decision = Decision(self.decision.currentData())
+        if decision is not Decision.MODIFY:
+            return decision, {}
+        return decision, {vid: _day(e) for vid, e in self.new_dates.items()}
+
+
+class DecisionDialog(DecidedDialog):
     def __init__(
         self, context: PermitContext, f: CaseFacts, n: NoticeFact, parent: QWidget | None = None
     ) -> None:
@@ -572,33 +636,13 @@ class DecisionDialog(ActionDialog):
             parent,
         )
         self.notice = n
-        self.decision = _combo(self, "councilDecision", [(w, d.value) for w, d in _DECISIONS])
-        self.decision.currentIndexChanged.connect(self._decided)
-        self.add_field("&Decision:", self.decision, "decision")
-        self.decided_on = date_edit(self, "decidedOn", context.clock.today())
-        self.add_field("Decided &on:", self.decided_on, "decided on")
+        self._decision_fields(f, n, ("councilDecision", "decidedOn", "newDate"))
         self.findings = _text_box(self, "councilFindings", "the findings, as the minutes say", 3)
         self.add_field("&Findings:", self.findings, "findings")
-        self.new_dates: dict[int, QDateEdit] = {}
-        for v in f.violations:
-            if v.id in n.violation_ids:
-                edit = date_edit(self, f"newDate{v.id}", v.correct_by)
-                self.add_field(f"{v.section} correct by:", edit, "correction dates")
-                self.new_dates[v.id] = edit
         self._decided()
 
-    def _decided(self) -> None:
-        modify = self.decision.currentData() == Decision.MODIFY.value
-        for edit in self.new_dates.values():
-            edit.setEnabled(modify)
-
     def run(self) -> None:
-        decision = Decision(self.decision.currentData())
-        dates = (
-            {vid: _day(e) for vid, e in self.new_dates.items()}
-            if decision is Decision.MODIFY
-            else {}
-        )
+        decision, dates = self._chosen()
         petitions.record_council_decision(
             self.context.database.uow(),
             self.context.clock,
@@ -747,11 +791,11 @@ class ReturnedDialog(ActionDialog):
     def __init__(self, context: PermitContext, f: CaseFacts, parent: QWidget | None = None) -> None:
         super().__init__(
             context,
-            "Registered mail returned unclaimed",
-            f"Case {f.number}. {code_citations(f.housing_code).step('140-3A(4)')}: the letter "
-            "came back unclaimed, so the notice is not served on that addressee; serve again "
-            "personally or by posting in a conspicuous place. An order the notice already "
-            "became stands.",
+            "Registered mail returned",
+            f"Case {f.number}. {code_citations(f.housing_code).step('140-3A(4)')}: a notice "
+            "sent by registered mail to the last known address was served the day it was "
+            "mailed. A letter returned unclaimed or refused is recorded and the addressee goes "
+            "on the Serve again list; the service stands, and its petition window with it.",
             "&Record returned",
             parent,
         )
@@ -766,6 +810,8 @@ class ReturnedDialog(ActionDialog):
         self.add_field("&Letter:", self.service, "service")
         self.returned_on = date_edit(self, "returnedOn", context.clock.today())
         self.add_field("&Returned on:", self.returned_on, "returned on")
+        self.how = _combo(self, "returnedHow", [(h.capitalize(), h) for h in notices.RETURNED_HOW])
+        self.add_field("&How:", self.how, "returned")
 
     def run(self) -> None:
         notices.record_returned_unclaimed(
@@ -774,6 +820,7 @@ class ReturnedDialog(ActionDialog):
             self.context.session.actor,
             self.service.currentData(),
             _day(self.returned_on),
+            self.how.currentData(),
         )
 
 
@@ -818,6 +865,47 @@ class CorrectionDialog(ActionDialog):
             self.context.clock,
             self.context.session.actor,
             chosen.row_id,
+            self.reason.text(),
+        )
+
+
+class WithdrawViolationDialog(ActionDialog):
+    """A violation recorded by mistake, withdrawn with the reason (never deleted): the timeline
+    keeps it, no list, reminder or report counts it."""
+
+    def __init__(
+        self,
+        context: PermitContext,
+        f: CaseFacts,
+        v: ViolationFact,
+        parent: QWidget | None = None,
+    ) -> None:
+        step = code_citations(f.housing_code).step
+        super().__init__(
+            context,
+            "Withdraw a violation recorded by mistake",
+            f"Case {f.number}. The violation stays on the case's timeline with the reason; it "
+            "is no longer open and nothing counts it. A violation on an issued notice stays: "
+            f"the Common Council withdraws or modifies the notice ({step('140-3C')}).",
+            "&Withdraw",
+            parent,
+        )
+        self.facts = f
+        self.violation = v
+        shown = QLabel(vw.violation_words(v), self)
+        shown.setObjectName("withdrawnViolation")
+        self.add_field("Violation:", shown, "violation")
+        self.reason = _line(self, "withdrawReason", "why it was a mistake, e.g. wrong item")
+        self.add_field("&Reason:", self.reason, "reason")
+
+    def run(self) -> None:
+        from desk.services.enforcement import corrections
+
+        corrections.withdraw_violation(
+            self.context.database.uow(),
+            self.context.clock,
+            self.context.session.actor,
+            self.violation.id,
             self.reason.text(),
         )
 

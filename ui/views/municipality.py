@@ -37,12 +37,16 @@ from ui.live import changed_text
 from ui.presenters.municipality import (
     CHOICE_FIELDS,
     FEE_DATES,
+    FLAG_FIELDS,
     HELP,
     HOUSING_CODES,
     IMAGE_NOTE,
+    PERIOD_PREFIX,
+    PERIODS_HELP,
     REPRINT_NOTE,
     TEXT_FIELDS,
     MunicipalityPresenter,
+    period_label,
 )
 from ui.presenters.new_municipality import KIND_CHOICES
 from ui.presenters.session import Session
@@ -118,13 +122,7 @@ class MunicipalityView(QWidget):
         right.addRow(self._gap())
         right.addRow(section_title("Settings"))
         self._line(right, "fees_due_section", "e.g. 15.1.21")
-        flag = QCheckBox("In force", self)
-        flag.setObjectName("no_refund_once_issued")
-        flag.toggled.connect(lambda on: self._edited("no_refund_once_issued", on))
-        self.fields["no_refund_once_issued"] = flag
-        right.addRow(
-            self._label("no_refund_once_issued"), self._with_help(flag, "no_refund_once_issued")
-        )
+        self._flag(right, "no_refund_once_issued", "In force")
         self._line(right, "plumbing_clerical", "e.g. 10.00; empty: no such rule")
         self._line(right, "withdrawn_refund", "full, none or less N")
         self._line(right, "denied_refund", "full, none or less N")
@@ -144,6 +142,12 @@ class MunicipalityView(QWidget):
         )
         self._line(right, "c404_high_value", "whole dollars")
         self._line(right, FEE_KEY, "empty: not set by the Council")
+        self._flag(right, "office_open_saturdays", "Saturday office hours")
+        # The office's own periods of review and appeal (Ch. 512: Wis. Stat. ch. 68), built
+        # on load for the code the municipality enforces; none for Hudson 140-3.
+        self.right_form = right
+        self.period_rows: list[QWidget] = []
+        self.period_keys: tuple[str, ...] = ()
 
         columns = QHBoxLayout()
         columns.setSpacing(32)
@@ -236,6 +240,14 @@ class MunicipalityView(QWidget):
         form.addRow(self._label(key, edit), self._with_help(edit, key))
         return edit
 
+    def _flag(self, form: QFormLayout, key: str, text: str) -> QCheckBox:
+        flag = QCheckBox(text, self)
+        flag.setObjectName(key)
+        flag.toggled.connect(lambda on: self._edited(key, on))
+        self.fields[key] = flag
+        form.addRow(self._label(key), self._with_help(flag, key))
+        return flag
+
     def _combo(self, form: QFormLayout, key: str, choices: list[tuple[str, str]]) -> QComboBox:
         """A choice of the form (typing the first letters picks one: "Ver" is Vernon)."""
         combo = QComboBox(self)
@@ -311,11 +323,52 @@ class MunicipalityView(QWidget):
         p.saved_form[FEE_KEY] = text
         p.form.setdefault(FEE_KEY, text)
 
+    def _build_periods(self) -> None:
+        """One field per period the office may set, for the saved housing code (rebuilt when
+        the code changes); empty shows the statute's days."""
+        p = self.presenter
+        keys = tuple(x.key for x in p.periods)
+        if keys == self.period_keys:
+            return
+        for widget in self.period_rows:
+            self.right_form.removeRow(widget)
+        for key in [k for k in self.fields if k.startswith(PERIOD_PREFIX)]:
+            del self.fields[key]
+        self.period_rows = []
+        self.period_keys = keys
+        if not keys:
+            return
+        title = section_title(p.periods_title)
+        hint = note_label(self)
+        hint.setText(PERIODS_HELP)
+        self.right_form.addRow(title)
+        self.right_form.addRow(hint)
+        self.period_rows = [title, hint]
+        for period in p.periods:
+            key = PERIOD_PREFIX + period.key
+            edit = QLineEdit(self)
+            edit.setObjectName(key)
+            edit.setPlaceholderText(f"{period.days} days (the statute's)")
+            edit.setToolTip(f"Counted from {period.counted_from}.")
+            edit.textEdited.connect(lambda text, k=key: self._edited(k, text))
+            label = QLabel(period_label(period), self)
+            label.setObjectName("fieldLabel")
+            label.setWordWrap(True)
+            label.setBuddy(edit)
+            self.fields[key] = edit
+            self.right_form.addRow(label, edit)
+            self.period_rows.append(edit)
+
     def _fill(self) -> None:
         p = self.presenter
         self._seed_fee()
+        self._build_periods()
         self._filling = True
         try:
+            for key in [k for k in self.fields if k.startswith(PERIOD_PREFIX)]:
+                period_edit = self.fields[key]
+                assert isinstance(period_edit, QLineEdit)
+                period_edit.setText(str(p.form.get(key, "")))
             fee = self.fields[FEE_KEY]
             assert isinstance(fee, QLineEdit)
             fee.setText(str(p.form.get(FEE_KEY, "")))
@@ -327,9 +380,10 @@ class MunicipalityView(QWidget):
                         widget.setPlainText(value)
                 elif isinstance(widget, QLineEdit):
                     widget.setText(value)
-            flag = self.fields["no_refund_once_issued"]
-            assert isinstance(flag, QCheckBox)
-            flag.setChecked(bool(p.form.get("no_refund_once_issued")))
+            for key in FLAG_FIELDS:
+                flag = self.fields[key]
+                assert isinstance(flag, QCheckBox)
+                flag.setChecked(bool(p.form.get(key)))
             for key in CHOICE_FIELDS:
                 combo = self.fields[key]
                 assert isinstance(combo, QComboBox)

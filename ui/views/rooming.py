@@ -1,9 +1,11 @@
 """The "Rooming houses" section (Hudson 140-10): the licence register with its filters (in
 force, expiring within 60 days, suspended, revoked, expired, applications pending), searched as
 you type (number, operator, address, PIN). Enter opens the licence's window
-(ui/rooming/window.py), where the steps are taken; New application… (Ctrl+N) records one;
-Renewal letters… writes a letter to each operator whose licence expires within 60 days; Ctrl+P
-prints the register as shown. Opening the section revokes the suspended licences with no
+(ui/rooming/window.py), where the steps are taken; New application… (Ctrl+N) records one (in
+the last 60 days of the dwelling's licence, its renewal: 140-10A); Renewal letters… writes a
+letter to each operator whose licence expires within 60 days and is not renewed or applied for
+again; Ctrl+P prints the register as shown. A licence in force says "renewal applied on …" or
+"renewal issued — RH-…, from …". Opening the section revokes the suspended licences with no
 timely petition (sweep_licences, 140-10D), as the app does on start. A thin view over
 ui/presenters/rooming.py."""
 
@@ -19,6 +21,8 @@ from PySide6.QtWidgets import QAbstractItemView, QPushButton, QWidget
 
 from db import licence_register_queries as lq
 from db.database import Database
+from db.enforcement_case_view import office_calendar
+from db.licence_view import licence_facts
 from desk.clock import Clock
 from desk.enforcement.licences import RegisterFilter
 from desk.services.enforcement.licences import sweep_licences
@@ -77,7 +81,9 @@ class RoomingView(RecordListSection):
             with database.read() as conn:
                 return lq.register(conn, mid, clock.today(), which)
 
-        self.presenter = RegisterPresenter(rows, clock.today, session.actor)
+        with database.read() as conn:
+            calendar = office_calendar(conn, mid)
+        self.presenter = RegisterPresenter(rows, clock.today, session.actor, calendar)
         self.open_case = open_case  # the Code enforcement section's, for the inspection case
         self.licence_windows: dict[int, LicenceWindow] = {}
 
@@ -181,7 +187,11 @@ class RoomingView(RecordListSection):
         dialog.deleteLater()
         if not done or licence_id is None:
             return False
-        self._status("Application recorded: the inspector opens its inspection case.")
+        with self.database.read() as conn:
+            facts = licence_facts(conn, licence_id)
+        renews = facts.renews if facts is not None else None
+        what = f"Renewal of licence {renews.number}" if renews is not None else "Application"
+        self._status(f"{what} recorded: the inspector opens its inspection case.")
         self.search.clear()
         if self.presenter.which not in (RegisterFilter.PENDING, RegisterFilter.ALL):
             self.show_filter(RegisterFilter.PENDING)
@@ -211,7 +221,11 @@ class RoomingView(RecordListSection):
             dialogs.warn(self, title, "The renewal letters cannot be printed yet.")
             return None
         if count == 0:
-            dialogs.inform(self, title, "No licence in force expires within 60 days.")
+            dialogs.inform(
+                self,
+                title,
+                "No licence in force expires within 60 days without its renewal applied for.",
+            )
             return None
         if path is not None:
             self._status(f"{count} renewal letter{'s' * (count != 1)} written.")

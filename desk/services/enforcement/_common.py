@@ -8,6 +8,8 @@ from typing import TypeVar
 from desk.dates import short_date
 from desk.domain.model import Municipality, Parcel
 from desk.enforcement import rules
+from desk.enforcement.appeal import Appeal
+from desk.enforcement.computing_time import OfficeCalendar
 from desk.enforcement.model import (
     EnforcementCase,
     EnforcementOrder,
@@ -16,6 +18,7 @@ from desk.enforcement.model import (
     NoticeService,
     Petition,
 )
+from desk.enforcement.procedure import Procedure, ProcedureError, office_procedure
 from desk.errors import NotFound, ValidationError
 from desk.housing.codes import HousingCode, HousingCodeError, load_housing_code
 from desk.services.uow import UnitOfWork
@@ -104,30 +107,72 @@ def housing_code(uow: UnitOfWork, c: EnforcementCase) -> HousingCode:
         raise ValidationError("housing code", str(e)) from None
 
 
+def calendar(uow: UnitOfWork, municipality_id: int) -> OfficeCalendar:
+    """The office's days for computing time (Wis. Stat. 990.001(4)): its Saturday hours."""
+    return OfficeCalendar.of(municipality(uow, municipality_id).settings)
+
+
+def procedure(uow: UnitOfWork, c: EnforcementCase) -> Procedure:
+    """The procedure of the code the case was opened under (Hudson 140-3, or Wis. Stat. ch. 68
+    for Ch. 512), with the office's own periods while the municipality enforces that code."""
+    settings = municipality(uow, c.municipality_id).settings or {}
+    try:
+        return office_procedure(c.housing_code, rules.housing_code_key(settings), settings)
+    except (ProcedureError, HousingCodeError) as e:
+        raise ValidationError("procedure", str(e)) from None
+
+
+def appeals(uow: UnitOfWork, notice_id: int) -> list[Appeal]:
+    """The notice's appeals (Wis. Stat. 68.10), first filed first."""
+    return sorted(uow.enforcement.find(Appeal, notice_id=notice_id), key=lambda a: a.id or 0)
+
+
 def served_on(uow: UnitOfWork, addressee_id: int) -> date | None:
-    """The addressee's service in effect (registered mail returned unclaimed does not count,
-    nor a service withdrawn as entered by mistake)."""
+    """The addressee's own service that governs: the earliest not withdrawn as entered by
+    mistake (registered mail returned unclaimed still counts, 140-3A(4))."""
     return rules.effective_service(
-        (s.served_on, s.returned_on)
+        s.served_on
         for s in uow.enforcement.find(NoticeService, addressee_id=addressee_id)
         if s.withdrawn_on is None
     )
 
 
-def facts(uow: UnitOfWork, n: Notice) -> rules.NoticeFacts:
+def service_of(uow: UnitOfWork, a: NoticeAddressee) -> date | None:
+    """The addressee's service, an owner served through the agent of the same notice."""
+    addressees = uow.enforcement.find(NoticeAddressee, notice_id=a.notice_id)
+    served = rules.served_with_agent([(x.role, served_on(uow, x.id or 0)) for x in addressees])
+    return next(s for x, s in zip(addressees, served, strict=True) if x.id == a.id)
+
+
+def orders_in_effect(uow: UnitOfWork, notice_id: int) -> list[EnforcementOrder]:
+    """The notice's orders, those set aside left out (140-3B: a timely petition recorded late)."""
+    return [
+        o
+        for o in uow.enforcement.find(EnforcementOrder, notice_id=notice_id)
+        if o.set_aside_on is None
+    ]
+
+
+def facts(
+    uow: UnitOfWork, n: Notice, cal: OfficeCalendar, proc: Procedure | None = None
+) -> rules.NoticeFacts:
     assert n.id is not None
     addressees = uow.enforcement.find(NoticeAddressee, notice_id=n.id)
-    served = [served_on(uow, a.id) for a in addressees if a.id is not None]
+    served = rules.served_with_agent([(a.role, served_on(uow, a.id or 0)) for a in addressees])
     petitions = [
         p for p in uow.enforcement.find(Petition, notice_id=n.id) if p.withdrawn_on is None
     ]
-    orders = uow.enforcement.find(EnforcementOrder, notice_id=n.id)
     return rules.NoticeFacts(
         kind=n.kind,
         served=served,
         timely_petitions=sum(1 for p in petitions if p.timely),
         decision=n.decision,
-        has_order=bool(orders),
+        has_order=bool(orders_in_effect(uow, n.id)),
+        calendar=cal,
+        request_days=proc.request.days if proc else rules.deadlines.PETITION_DAYS,
+        final_decision=next(
+            (a.decision for a in appeals(uow, n.id) if a.decision is not None), None
+        ),
     )
 
 

@@ -9,7 +9,11 @@
 - deny_application (inspector), record_petition (clerk), record_hearing_decision: 140-10B/D and
   the hearing under 140-3.
 - give_warning, suspend_licence (inspector): 140-10C; sweep_licences: 140-10D.
-- record_change (clerk): 140-10A, the change of owner or control that ends the licence.
+- record_change (clerk): 140-10A, the change of owner or control that ends the licence (and
+  its renewal, applied for or issued).
+- Renewals (140-10A): record_application within the licence's last RENEWAL_DAYS days records
+  the renewal (desk/services/enforcement/renewals.py apply_for_renewal names the licence);
+  issue_licence issues it to run from the day after the old licence ends.
 
 Fees: the rooming house licence fee is set by the Council (the municipality's setting
 `rooming_licence_fee`, none shipped): issuing is refused while it is not set, and asks for the
@@ -28,6 +32,7 @@ from desk.dates import short_date
 from desk.domain.model import Actor
 from desk.domain.permissions import Permission, require
 from desk.enforcement import licences as rules
+from desk.enforcement import renewals as renewal_rules
 from desk.enforcement.licences import (
     HearingDecision,
     LicenceRoom,
@@ -81,12 +86,17 @@ def _name(lic: RoomingLicence) -> str:
     return lic.number or f"the application #{lic.id}"
 
 
-def record_application(uow: UnitOfWork, clock: Clock, actor: Actor, a: ApplicationInput) -> int:
-    """The operator applies to the office of the Building Inspector (140-10A) for the specific
-    dwelling, in the operator's name. Refused while the dwelling has an application pending or
-    a licence in force. Returns the application's id."""
-    require(actor, Permission.RECORD_ROOMING_APPLICATION)
-    today = clock.today()
+@dataclass(frozen=True)
+class _Checked:
+    """An application's words and day, checked before the transaction."""
+
+    operator: str
+    address: str
+    unit: str
+    applied_on: date
+
+
+def _checked(a: ApplicationInput, today: date) -> _Checked:
     applied_on = a.applied_on or today
     check_not_future("applied on", applied_on, today)
     operator = text("operator's name", a.operator_name)
@@ -99,56 +109,102 @@ def record_application(uow: UnitOfWork, clock: Clock, actor: Actor, a: Applicati
         rules.check_room(
             r.name, r.floor_area, r.sleeping, r.occupants_over_12, r.occupants_under_12
         )
+    return _Checked(operator, address, unit, applied_on)
+
+
+def record_application(uow: UnitOfWork, clock: Clock, actor: Actor, a: ApplicationInput) -> int:
+    """The operator applies to the office of the Building Inspector (140-10A) for the specific
+    dwelling, in the operator's name. Refused while the dwelling has an application pending or
+    a licence in force, except in the licence's last RENEWAL_DAYS days: the application is then
+    its renewal (desk/enforcement/renewals.py says when one may be applied for). Returns the
+    application's id."""
+    require(actor, Permission.RECORD_ROOMING_APPLICATION)
+    checked = _checked(a, clock.today())
     with uow:
         uow.act_as(actor, clock.now())
-        _common.parcel(uow, a.municipality_id, a.parcel_id)  # locked: one application at a time
+        licence_id = _record(uow, clock, actor, a, checked)
+        uow.commit()
+        return licence_id
+
+
+def _record(
+    uow: UnitOfWork,
+    clock: Clock,
+    actor: Actor,
+    a: ApplicationInput,
+    v: _Checked,
+    renewing: int | None = None,
+) -> int:
+    """The application added in the caller's transaction; with `renewing`, as the renewal of
+    that licence, else as the renewal of the dwelling's licence in force, if any (140-10A)."""
+    _common.parcel(uow, a.municipality_id, a.parcel_id)  # locked: one application at a time
+    same = [
+        other
         for other in uow.enforcement.find(
             RoomingLicence, municipality_id=a.municipality_id, parcel_id=a.parcel_id
-        ):
-            if other.dwelling_unit != unit:
-                continue
-            if other.state is LicenceState.APPLIED:
-                raise RuleViolation(
-                    f"An application for this dwelling is pending since "
-                    f"{short_date(other.applied_on)}"
-                )
-            live = other.state in (LicenceState.ISSUED, LicenceState.SUSPENDED)
-            if live and other.expires_on and not rules.expired(other.expires_on, applied_on):
-                raise RuleViolation(
-                    f"Licence {other.number} for this dwelling is {other.state.value} until "
-                    f"{short_date(other.expires_on)}"
-                )
-        lic = RoomingLicence(
-            municipality_id=a.municipality_id,
-            parcel_id=a.parcel_id,
-            dwelling_unit=unit,
-            operator_name=operator,
-            operator_address=address,
-            operator_party_id=a.operator_party_id,
-            persons=a.persons,
-            water_closets=a.water_closets,
-            lavatories=a.lavatories,
-            baths=a.baths,
-            applied_on=applied_on,
-            by_user_id=actor.user_id,
-            at=clock.now(),
         )
-        uow.enforcement.add(lic)
-        uow.flush()
-        assert lic.id is not None
-        for r in a.rooms:
-            uow.enforcement.add(
-                LicenceRoom(
-                    licence_id=lic.id,
-                    name=text("room", r.name),
-                    floor_area=r.floor_area,
-                    sleeping=r.sleeping,
-                    occupants_over_12=r.occupants_over_12,
-                    occupants_under_12=r.occupants_under_12,
+        if other.dwelling_unit == v.unit
+    ]
+    by_id = {other.id: other for other in same}
+    live: list[RoomingLicence] = []
+    for other in same:
+        if other.state is LicenceState.APPLIED:
+            renewed = by_id.get(other.renews_id) if other.renews_id else None
+            if renewed is not None:
+                raise RuleViolation(
+                    f"A renewal of licence {renewed.number} for this dwelling was applied for "
+                    f"on {short_date(other.applied_on)} and is pending: one renewal at a time"
                 )
+            raise RuleViolation(
+                f"An application for this dwelling is pending since {short_date(other.applied_on)}"
             )
-        uow.commit()
-        return lic.id
+        in_time = other.expires_on and not rules.expired(other.expires_on, v.applied_on)
+        if other.state in (LicenceState.ISSUED, LicenceState.SUSPENDED) and in_time:
+            live.append(other)
+    # Read, not locked: issue_licence checks the licence renewed again under its lock.
+    renews: RoomingLicence | None = None
+    if renewing is not None:
+        renews = by_id.get(renewing)
+        if renews is None:
+            raise ValidationError("dwelling", "a renewal is for the licence's own dwelling")
+    elif live:  # the latest: a renewal issued early is the one renewed next
+        renews = max(live, key=lambda x: x.expires_on or v.applied_on)
+    if renews is not None:
+        renewal = next((x for x in live if x.renews_id == renews.id), None)
+        why = renewal_rules.application_refusal(renews, v.applied_on, v.operator, renewal)
+        if why is not None:
+            raise RuleViolation(why)
+    lic = RoomingLicence(
+        municipality_id=a.municipality_id,
+        parcel_id=a.parcel_id,
+        dwelling_unit=v.unit,
+        operator_name=v.operator,
+        operator_address=v.address,
+        operator_party_id=a.operator_party_id,
+        persons=a.persons,
+        water_closets=a.water_closets,
+        lavatories=a.lavatories,
+        baths=a.baths,
+        applied_on=v.applied_on,
+        renews_id=renews.id if renews is not None else None,
+        by_user_id=actor.user_id,
+        at=clock.now(),
+    )
+    uow.enforcement.add(lic)
+    uow.flush()
+    assert lic.id is not None
+    for r in a.rooms:
+        uow.enforcement.add(
+            LicenceRoom(
+                licence_id=lic.id,
+                name=text("room", r.name),
+                floor_area=r.floor_area,
+                sleeping=r.sleeping,
+                occupants_over_12=r.occupants_over_12,
+                occupants_under_12=r.occupants_under_12,
+            )
+        )
+    return lic.id
 
 
 def check_licence(uow: UnitOfWork, licence_id: int) -> list[Shortfall]:
@@ -231,6 +287,7 @@ class LicenceIssued:
     number: str
     issued_on: date
     expires_on: date  # the last day it is valid
+    valid_from: date  # the first: a renewal issued early, the day after the old one ends
 
 
 def issue_licence(
@@ -242,9 +299,13 @@ def issue_licence(
     fee_receipt: str = "",
 ) -> LicenceIssued:
     """The City Clerk issues the licence in the operator's name for the dwelling (140-10A),
-    numbered RH-YYYY-NNNN in this transaction, valid through the anniversary of issuance.
-    Refused while the Council's fee is not set, without the receipt for a fee above zero, while
-    the inspector is not satisfied or a check of 140-10E/G fails."""
+    numbered RH-YYYY-NNNN (the year of issue) in this transaction, valid through the anniversary
+    of issuance. A renewal issued while the licence it renews is valid runs from the day after
+    that one's last valid day through the anniversary of that day (no gap, no overlap); issued
+    after the old one ended, it runs from its day of issue, as a new licence would. Refused
+    while the Council's fee is not set, without the receipt for a fee above zero, while the
+    inspector is not satisfied or a check of 140-10E/G fails, and for a renewal whose licence
+    was suspended, revoked or ended by a change of owner since it was applied for."""
     require(actor, Permission.ISSUE_ROOMING_LICENCE)
     today = clock.today()
     issued_on = issued_on or today
@@ -252,6 +313,9 @@ def issue_licence(
     receipt = fee_receipt.strip()
     with uow:
         uow.act_as(actor, clock.now())
+        # The licence renewed is locked before its renewal (as record_change takes them).
+        renews_id = _common.peek(uow, RoomingLicence, licence_id, "rooming house licence").renews_id
+        old = _licence(uow, renews_id) if renews_id is not None else None
         lic = _licence(uow, licence_id)
         if lic.state is not LicenceState.APPLIED:
             raise RuleViolation(f"{_name(lic).capitalize()} is {lic.state.value}, not pending")
@@ -263,6 +327,10 @@ def issue_licence(
             raise ValidationError("Receipt", rules.receipt_text(fee))
         _common.not_before("issued on", issued_on, lic.applied_on, "the application")
         assert lic.id is not None
+        if old is not None:
+            why = renewal_rules.issue_refusal(old)
+            if why is not None:
+                raise RuleViolation(why)
         found = rules.shortfalls(lic, uow.enforcement.find(LicenceRoom, licence_id=lic.id))
         if found:
             words = "; ".join(
@@ -270,16 +338,21 @@ def issue_licence(
             )
             raise RuleViolation(f"The licence cannot be issued: {words}")
         _inspector_satisfied(uow, lic, issued_on)
+        if old is not None and old.expires_on is not None:
+            valid_from, expires_on = rules.renewal_term(old.expires_on, issued_on)
+        else:
+            valid_from, expires_on = issued_on, rules.last_valid_day(issued_on)
         seq = uow.numbers.next(lic.municipality_id, rules.LICENCE_SERIES, issued_on.year)
         lic.number = rules.licence_number(issued_on.year, seq)
         lic.state = LicenceState.ISSUED
         lic.issued_on = issued_on
         lic.issued_by_id = actor.user_id
-        lic.expires_on = rules.last_valid_day(issued_on)
+        lic.valid_from = valid_from
+        lic.expires_on = expires_on
         lic.fee = fee  # the value of the day: a later change of the setting leaves it
         lic.fee_receipt = receipt if fee > 0 else ""
         uow.commit()
-        return LicenceIssued(lic.id, lic.number, issued_on, lic.expires_on)
+        return LicenceIssued(lic.id, lic.number, issued_on, expires_on, valid_from)
 
 
 def deny_application(
@@ -307,7 +380,7 @@ def deny_application(
         lic.denied_on = denied_on
         lic.denial_reason = reason
         uow.commit()
-        return rules.denial_petition_last_day(denied_on)
+        return rules.denial_petition_last_day(denied_on, _common.calendar(uow, lic.municipality_id))
 
 
 def give_warning(
@@ -345,6 +418,11 @@ def _check_in_force(lic: RoomingLicence, on: date) -> None:
     assert lic.expires_on is not None
     if rules.expired(lic.expires_on, on):
         raise RuleViolation(f"Licence {lic.number} expired after {short_date(lic.expires_on)}")
+    if lic.valid_from is not None and rules.not_yet_in_force(lic.valid_from, on):
+        raise RuleViolation(
+            f"Licence {lic.number} renews another and is in force from "
+            f"{short_date(lic.valid_from)} (140-10A)"
+        )
 
 
 @dataclass(frozen=True)
@@ -396,9 +474,11 @@ def suspend_licence(
             raise RuleViolation("Every violation was corrected: the licence is not suspended")
         lic.state = LicenceState.SUSPENDED
         lic.suspended_on = suspended_on
+        cal = _common.calendar(uow, lic.municipality_id)
         uow.commit()
         return Suspended(
-            rules.petition_last_day(suspended_on), rules.automatic_revocation_day(suspended_on)
+            rules.petition_last_day(suspended_on, cal),
+            rules.automatic_revocation_day(suspended_on, cal),
         )
 
 
@@ -413,7 +493,10 @@ def record_petition(
     """A written petition for a hearing under 140-3: on a denial (140-10B; timely within 10 days
     after it, 140-3B), on a notice that the licence will be suspended (140-10D), or on a
     suspension (140-10D: timely within 10 days following the suspension; a timely petition
-    stops the automatic revocation). A late one is recorded as late. Returns whether timely."""
+    stops the automatic revocation). A late one is recorded as late. Returns whether timely.
+    A petition is judged by the day it was filed: a timely one typed in after the sweep revoked
+    the licence sets the automatic revocation aside, and the licence is suspended awaiting the
+    hearing."""
     require(actor, Permission.RECORD_PETITION)
     check_not_future("filed on", filed_on, clock.today())
     petitioner = text("petitioner", petitioner)
@@ -424,11 +507,37 @@ def record_petition(
             raise RuleViolation(
                 f"A petition was filed on {short_date(lic.petition_filed_on)} already"
             )
-        if lic.state is LicenceState.DENIED and lic.denied_on is not None:
+        cal = _common.calendar(uow, lic.municipality_id)
+        swept = (
+            lic.state is LicenceState.REVOKED
+            and lic.revocation is RevocationKind.AUTOMATIC
+            and lic.suspended_on is not None
+        )
+        if swept and lic.suspended_on is not None:
+            _common.not_before("filed on", filed_on, lic.suspended_on, "the suspension")
+            timely = rules.petition_timely(lic.suspended_on, filed_on, cal)
+            if not timely:
+                raise RuleViolation(
+                    f"{_name(lic).capitalize()} was revoked on "
+                    f"{short_date(lic.revoked_on or lic.suspended_on)}: a "
+                    f"petition filed {short_date(filed_on)}, after the last day "
+                    f"({short_date(rules.petition_last_day(lic.suspended_on, cal))}), comes too "
+                    "late (140-10D)"
+                )
+            # 140-10D: deemed revoked only with no timely petition; it was filed in time.
+            lic.revocation_set_aside_on = clock.today()
+            lic.revocation_set_aside_reason = (
+                f"petition filed {short_date(filed_on)}, within the 10 days following the "
+                f"suspension, recorded {short_date(clock.today())}"
+            )
+            lic.state = LicenceState.SUSPENDED
+            lic.revoked_on = None
+            lic.revocation = None
+        elif lic.state is LicenceState.DENIED and lic.denied_on is not None:
             _common.not_before("filed on", filed_on, lic.denied_on, "the denial")
-            timely = filed_on <= rules.denial_petition_last_day(lic.denied_on)
+            timely = filed_on <= rules.denial_petition_last_day(lic.denied_on, cal)
         elif lic.state is LicenceState.SUSPENDED and lic.suspended_on is not None:
-            timely = rules.petition_timely(lic.suspended_on, filed_on)
+            timely = rules.petition_timely(lic.suspended_on, filed_on, cal)
         elif lic.state is LicenceState.ISSUED and lic.warned_on is not None:
             _common.not_before("filed on", filed_on, lic.warned_on, "the notice")
             timely = True
@@ -520,7 +629,8 @@ def sweep_licences(
                 continue
             if lic.petition_timely:
                 continue
-            day = rules.automatic_revocation_day(lic.suspended_on)
+            cal = _common.calendar(uow, municipality_id)
+            day = rules.automatic_revocation_day(lic.suspended_on, cal)
             if today < day:
                 continue
             lic.state = LicenceState.REVOKED
@@ -551,8 +661,9 @@ def record_change(
 ) -> ChangeRecorded:
     """140-10A: the licence holder's written notice that ownership, interest or control was
     sold, transferred or given away, with the successor's name and address. The licence is not
-    transferable: it ends on the day of the change; the successor applies anew. The notice is
-    due within 24 hours after the change; a late one is recorded as late."""
+    transferable: it ends on the day of the change, with its renewal applied for or issued; the
+    successor applies anew. The notice is due within 24 hours after the change; a late one is
+    recorded as late."""
     require(actor, Permission.RECORD_ROOMING_APPLICATION)
     now = clock.now()
     notice_at = notice_at or now
@@ -571,14 +682,32 @@ def record_change(
             raise RuleViolation(f"{_name(lic).capitalize()} is {lic.state.value}, not in force")
         assert lic.issued_on is not None
         ended_on = changed_at.date()
+        start = lic.valid_from
+        if (
+            lic.renews_id is not None
+            and start is not None
+            and rules.not_yet_in_force(start, ended_on)
+        ):
+            old = _common.peek(uow, RoomingLicence, lic.renews_id, "rooming house licence")
+            raise RuleViolation(
+                f"Licence {lic.number} is in force from {short_date(start)}: record "
+                f"the change on licence {old.number}, which ends this renewal with it (140-10A)"
+            )
         _common.not_before("changed at", ended_on, lic.issued_on, "the licence was issued")
         late = rules.change_notice_late(changed_at, notice_at)
-        lic.changed_at = changed_at
-        lic.change_notice_at = notice_at
-        lic.change_notice_late = late
-        lic.successor_name = name
-        lic.successor_address = address
-        lic.ended_on = ended_on
-        lic.state = LicenceState.ENDED
+        # Not transferable (140-10A): its renewal, applied for or issued, ends with it.
+        renewals = [
+            _licence(uow, r.id)
+            for r in uow.enforcement.find(RoomingLicence, renews_id=lic.id)
+            if r.id is not None and r.state in (LicenceState.APPLIED, LicenceState.ISSUED)
+        ]
+        for ended in (lic, *renewals):
+            ended.changed_at = changed_at
+            ended.change_notice_at = notice_at
+            ended.change_notice_late = late
+            ended.successor_name = name
+            ended.successor_address = address
+            ended.ended_on = ended_on
+            ended.state = LicenceState.ENDED
         uow.commit()
         return ChangeRecorded(rules.change_notice_due(changed_at), late, ended_on)

@@ -26,6 +26,7 @@ from desk.enforcement.model import (
     Violation,
     ViolationState,
 )
+from desk.enforcement.procedure import Period
 from desk.errors import RuleViolation, ValidationError
 from desk.services.enforcement import _common
 from desk.services.uow import UnitOfWork
@@ -85,6 +86,11 @@ def issue_notice(
         c = _common.open_case(uow, case_id)
         assert c.id is not None
         code = _common.housing_code(uow, c)
+        proc = _common.procedure(uow, c)
+        request_days = proc.request.days  # 140-3B: 10; Wis. Stat. 68.08: 30
+        first_order_day = deadlines.earliest_order_day(
+            issued_on, _common.calendar(uow, c.municipality_id), request_days
+        )
         on_notice = _violations_on_live_notices(uow, case_id)
         notice = Notice(
             case_id=case_id,
@@ -95,6 +101,7 @@ def issue_notice(
             statement=statement,
             housing_code=c.housing_code,
             at=clock.now(),
+            request_days=None if emergency else request_days,
         )
         uow.enforcement.add(notice)
         uow.flush()
@@ -113,8 +120,15 @@ def issue_notice(
                     f"{v.section} is not marked as affecting health or safety in {code.name}: "
                     "a notice is given for violations that do (140-3A)"
                 )
-            correct_by = line.correct_by or v.correct_by
-            _common.not_before("correct by", correct_by, issued_on, "the notice's date")
+            correct_by = notice_correct_by(
+                v.section,
+                line.correct_by,
+                v.correct_by,
+                issued_on,
+                first_order_day,
+                emergency,
+                proc.request,
+            )
             v.correct_by = correct_by  # the notice governs from now on
             uow.enforcement.add(
                 NoticeItem(
@@ -156,6 +170,33 @@ def issue_notice(
             tuple(r.id for r in rows if r.id is not None),
             order.id if order is not None else None,
         )
+
+
+def notice_correct_by(
+    section: str,
+    given: date | None,
+    found: date,
+    issued_on: date,
+    first_order_day: date,
+    emergency: bool,
+    request: Period,
+) -> date:
+    """The correction date a notice gives (140-3A(3)). A notice is enforced only once it is an
+    order, never before its petition window has closed (140-3B, 140-3D): a date given inside
+    that window is refused, and the inspection's date, when it falls inside, becomes the first
+    day the notice can be an order. An emergency order is in effect at once (140-3H)."""
+    if given is None:
+        return found if emergency else max(found, first_order_day)
+    _common.not_before("correct by", given, issued_on, "the notice's date")
+    if not emergency and given < first_order_day:
+        raise ValidationError(
+            "correct by",
+            f"{section}: {short_date(given)} falls inside the {request.days} days a "
+            f"{request.what} may be filed ({request.section}); the notice can be enforced as an "
+            f"order from {short_date(first_order_day)}: give that day or later, or issue an "
+            "emergency order",
+        )
+    return given
 
 
 def _location(v: Violation) -> str:
@@ -206,9 +247,15 @@ def record_service(
             raise RuleViolation("The Common Council withdrew this notice (140-3C)")
         _common.not_before("served on", served_on, n.issued_on, "the notice was issued")
         assert a.id is not None
-        in_effect = _common.served_on(uow, a.id)
-        if in_effect is not None:
-            raise RuleViolation(f"{a.name} was served on {short_date(in_effect)} already")
+        earlier = [
+            x
+            for x in uow.enforcement.find(NoticeService, addressee_id=a.id)
+            if x.withdrawn_on is None
+        ]
+        standing = [x for x in earlier if x.returned_on is None]
+        if standing:
+            first = min(x.served_on for x in standing)
+            raise RuleViolation(f"{a.name} was served on {short_date(first)} already")
         agent = a.role is AddresseeRole.AGENT
         s = NoticeService(
             addressee_id=a.id,
@@ -221,19 +268,32 @@ def record_service(
         )
         uow.enforcement.add(s)
         uow.flush()
+        governs = _common.service_of(uow, a) or served_on  # the earliest (140-3A(4))
+        last_day = deadlines.petition_last_day(governs, _common.calendar(uow, c.municipality_id))
         uow.commit()
         assert s.id is not None
-        return ServiceRecorded(s.id, deadlines.petition_last_day(served_on), agent)
+        return ServiceRecorded(s.id, last_day, agent)
+
+
+RETURNED_HOW = ("unclaimed", "refused")
 
 
 def record_returned_unclaimed(
-    uow: UnitOfWork, clock: Clock, actor: Actor, service_id: int, returned_on: date
+    uow: UnitOfWork,
+    clock: Clock,
+    actor: Actor,
+    service_id: int,
+    returned_on: date,
+    how: str = "unclaimed",
 ) -> None:
-    """Registered mail came back unclaimed: the service no longer counts, and the addressee is
-    on the list to be served again (personally or by posting, 140-3A(4)). An order the notice
-    already became stands."""
+    """Registered mail came back unclaimed or refused. The notice was served the day it was
+    mailed to the last known address (140-3A(4): "deemed to be properly served"): the return
+    is recorded and puts the addressee on the list to serve again, personally or by posting,
+    but the service stands and its petition window and order with it."""
     require(actor, Permission.RECORD_SERVICE)
     rules.check_not_future("returned on", returned_on, clock.today())
+    if how not in RETURNED_HOW:
+        raise ValidationError("returned", "say whether the letter was unclaimed or refused")
     with uow:
         uow.act_as(actor, clock.now())
         s0 = _common.peek(uow, NoticeService, service_id, "service")
@@ -248,4 +308,5 @@ def record_returned_unclaimed(
             raise RuleViolation(f"The letter was recorded returned on {short_date(s.returned_on)}")
         _common.not_before("returned on", returned_on, s.served_on, "it was mailed")
         s.returned_on = returned_on
+        s.returned_how = how
         uow.commit()

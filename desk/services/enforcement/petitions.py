@@ -15,6 +15,7 @@ from desk.enforcement import deadlines, rules
 from desk.enforcement.model import (
     Decision,
     EnforcementOrder,
+    Escalation,
     Notice,
     NoticeItem,
     NoticeKind,
@@ -23,6 +24,7 @@ from desk.enforcement.model import (
     Violation,
     ViolationState,
 )
+from desk.enforcement.procedure import Procedure
 from desk.errors import RuleViolation, ValidationError
 from desk.services.enforcement import _common
 from desk.services.uow import UnitOfWork
@@ -57,24 +59,41 @@ def record_petition(
         uow.act_as(actor, clock.now())
         c, n, a = _common.addressee_locked(uow, addressee_id)
         rules.check_open(c.closed_on, c.number)
+        proc = _common.procedure(uow, c)  # Hudson 140-3B, or a request for review (68.08)
         if n.decision is not None:
             on = short_date(n.decided_on or filed_on)
-            raise RuleViolation(f"The Common Council decided on this notice on {on}")
+            raise RuleViolation(f"{proc.decider} decided on this notice on {on}")
         _common.not_before("filed on", filed_on, n.issued_on, "the notice was issued")
         assert a.id is not None and n.id is not None
-        served = _common.served_on(uow, a.id)
+        served = _common.service_of(uow, a)  # an owner served through the agent too
+        cal = _common.calendar(uow, c.municipality_id)
         last_day = None
         if n.kind is NoticeKind.EMERGENCY:
             timely = True
         elif served is None:
             timely = True  # before service: the window has not begun
         else:
-            last_day = deadlines.petition_last_day(served)
-            timely = deadlines.petition_timely(served, filed_on)
-        if timely and uow.enforcement.find(
-            EnforcementOrder, notice_id=n.id, kind=OrderKind.AUTOMATIC
-        ):
-            timely = False  # the notice became an order already (140-3D)
+            days = proc.request.days
+            last_day = deadlines.petition_last_day(served, cal, days)
+            timely = deadlines.petition_timely(served, filed_on, cal, days)
+        if timely:
+            # Judged by the day it was filed, not the day it is typed: an automatic order the
+            # sweep made in between did not arise (140-3B, 140-3D) and is set aside.
+            for order in _common.orders_in_effect(uow, n.id):
+                if order.kind is OrderKind.AUTOMATIC:
+                    if uow.enforcement.find(Escalation, order_id=order.id):
+                        raise RuleViolation(
+                            f"The order of {short_date(order.effective_on)} was escalated "
+                            "already: the petition cannot set it aside; bring it to the Council"
+                        )
+                    order.set_aside_on = clock.today()
+                    order.set_aside_by_id = actor.user_id
+                    order.set_aside_reason = (
+                        f"{proc.filing_short} filed {short_date(filed_on)}, "
+                        f"within the {proc.request.days} days"
+                        + (f" (through {short_date(last_day)})" if last_day else "")
+                        + f", recorded {short_date(clock.today())}"
+                    )
         p = Petition(
             notice_id=n.id,
             addressee_id=a.id,
@@ -110,6 +129,7 @@ def schedule_hearing(
         uow.act_as(actor, clock.now())
         c, n = _common.notice_locked(uow, notice_id)
         rules.check_open(c.closed_on, c.number)
+        _no_council(_common.procedure(uow, c))
         if n.decision is not None:
             raise RuleViolation("The Common Council has decided on this notice already")
         timely = [
@@ -157,6 +177,7 @@ def record_council_decision(
         uow.act_as(actor, clock.now())
         c, n = _common.notice_locked(uow, notice_id)
         rules.check_open(c.closed_on, c.number)
+        _no_council(_common.procedure(uow, c))
         if n.decision is not None:
             raise RuleViolation(
                 f"The Council's decision of {short_date(n.decided_on or decided_on)} is recorded"
@@ -176,13 +197,24 @@ def record_council_decision(
                 v.closed_on = decided_on
             elif item.violation_id in dates:
                 v.correct_by = dates[item.violation_id]
-        order = _order_after(uow, clock, c.id, n, decision, decided_on)
+        order = order_after(uow, clock, c.id, n, decision, decided_on)
         uow.flush()
         uow.commit()
         return DecisionRecorded(order.id if order is not None else None)
 
 
-def _order_after(
+def _no_council(proc: Procedure) -> None:
+    """A case under Wis. Stat. ch. 68 has no Council hearing: the municipal authority decides on
+    review (68.09), and an appeal is heard under 68.11 (desk/services/enforcement/review.py)."""
+    if proc.review:
+        raise RuleViolation(
+            f"This case follows {proc.name}: there is no hearing before the Common Council; "
+            f"record the decision on review ({proc.period('review').section}) or the appeal "
+            f"({proc.period('appeal').section})"
+        )
+
+
+def order_after(
     uow: UnitOfWork,
     clock: Clock,
     case_id: int | None,
