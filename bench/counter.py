@@ -5,7 +5,9 @@ gaps in each year's series, the errors the workers met, and db.migrate.check's p
 
 Each run gets a fresh database (permitdesk_bench_<pid>_<n>x<m>) on the server named by
 PERMITDESK_BENCH_POSTGRES_URL (default postgresql+psycopg://postgres@127.0.0.1:5432/postgres),
-dropped afterwards. `python -m bench.counter` runs it alone; `python -m bench.run` includes it.
+owned by a role made for it (..._owner) that creates the register; the seed and the workers
+connect as its application role (..._app), as an office's workstations do. All dropped
+afterwards. `python -m bench.counter` runs it alone; `python -m bench.run` includes it.
 """
 
 from __future__ import annotations
@@ -133,6 +135,51 @@ def create_database(url: str, name: str) -> str:
     finally:
         admin.dispose()
     return make_url(url).set(database=name).render_as_string(hide_password=False)
+
+
+def create_office_database(url: str, name: str) -> tuple[str, str]:
+    """A fresh database as an office sets one up (README: Sharing the register on PostgreSQL):
+    an owner role owns it and makes the register; the workstations connect as the application
+    role. Returns (the owner's URL, the workstations' URL)."""
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    from db.database import open_database
+    from db.roles import provision_app_role
+
+    owner, app = f"{name}_owner", f"{name}_app"
+    admin = create_engine(url, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            for role in (app, owner):
+                conn.execute(text(f'DROP ROLE IF EXISTS "{role}"'))
+            conn.execute(text(f"CREATE ROLE \"{owner}\" LOGIN CREATEROLE PASSWORD '{PASSWORD}'"))
+            conn.execute(text(f'CREATE DATABASE "{name}" OWNER "{owner}"'))
+    finally:
+        admin.dispose()
+    at = make_url(url).set(database=name)
+    owner_url = at.set(username=owner, password=PASSWORD).render_as_string(hide_password=False)
+    database = open_database(owner_url)
+    try:
+        with database.engine.begin() as conn:
+            provision_app_role(conn, app, PASSWORD)
+    finally:
+        database.close()
+    return owner_url, at.set(username=app, password=PASSWORD).render_as_string(hide_password=False)
+
+
+def drop_office_database(url: str, name: str) -> None:
+    drop_database(url, name)
+    from sqlalchemy import create_engine, text
+
+    admin = create_engine(url, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            for role in (f"{name}_app", f"{name}_owner"):
+                conn.execute(text(f'DROP ROLE IF EXISTS "{role}"'))
+    finally:
+        admin.dispose()
 
 
 def drop_database(url: str, name: str) -> None:
@@ -355,13 +402,14 @@ def inspect_register(database: Database, run: CounterRun) -> None:
 
 def run_flow(url: str, processes: int, permits: int) -> CounterRun:
     """A fresh database, seeded; `processes` workers released together by a barrier; the
-    register inspected; the database dropped."""
+    register inspected; the database dropped. Seed and workers connect as the application
+    role, as the office's workstations do."""
     from db.database import open_database
     from desk.clock import SystemClock
 
     run = CounterRun(processes, permits)
     name = f"permitdesk_bench_{os.getpid()}_{processes}x{permits}"
-    db_url = create_database(url, name)
+    db_url = create_office_database(url, name)[1]
     try:
         database = open_database(db_url)
         try:
@@ -415,7 +463,7 @@ def run_flow(url: str, processes: int, permits: int) -> CounterRun:
         finally:
             database.close()
     finally:
-        drop_database(url, name)
+        drop_office_database(url, name)
     return run
 
 

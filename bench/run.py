@@ -7,6 +7,8 @@
 3. Search-as-you-type: count + first page of 200 per typed text, as the permits view runs it per
    keystroke, against the same SQL statements replayed with the sqlite3 module.
 4. The first page of the list (empty search, default sort), against the same floor.
+10. `permitdesk db check`'s journal check (db/journal_check.py: every money row and user against
+   its audit rows) on the same 100,000-permit register: at most 30 s, no problem found.
 3 and 4 again on PostgreSQL: the same 100,000 permits built into a database of the bench server
    (PERMITDESK_BENCH_POSTGRES_URL; cached while the spec, generator and schema are unchanged),
    the same typed texts, the floor the same statements replayed with psycopg.
@@ -20,6 +22,9 @@
    imported into an empty register and imported again with 500 owners changed, on SQLite and
    PostgreSQL, each import beside the floor of inserting the same rows with executemany (target
    at most 3x), and the importing process's peak memory (at most 500 MB). `--only parcels`.
+10. `permitdesk housing occupancy` on a unit of 100,000 rooms (bench/housing.py), a fresh
+   process, beside a bare Python reading and writing the same JSON; target at most 5 s.
+   `--only housing`.
 7. The counter flow on PostgreSQL (bench/counter.py): 8 processes × 250 permits through
    application, fees, checklist, payment and issue, beside 1 process × 250; permits per second,
    duplicate permit numbers, gaps in the series, errors. `--only counter` runs this alone.
@@ -48,7 +53,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from bench import counter, parcels
+from bench import counter, housing, parcels
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = Path(__file__).resolve().parent / ".cache"
@@ -106,6 +111,7 @@ def _generator_stamp() -> dict[str, Any]:
     digest = hashlib.sha256()
     for name in (
         "db/demo.py",
+        "db/demo_cash.py",
         "db/demo_checklists.py",
         "desk/demo_data.py",
         "db/tracking.py",
@@ -409,6 +415,31 @@ def measure_search(
     ]
     detail = sorted(zip(texts, app.seconds, floor, strict=True), key=lambda x: -x[1])
     return rows, detail
+
+
+def measure_journal_check() -> Row:
+    """`permitdesk db check`'s journal check (db/journal_check.py) on the 100,000-permit
+    register: every money row and every user against its audit rows, one pass per table."""
+    from db.database import open_database
+    from db.engine import sqlite_url
+    from db.journal_check import journal_problems
+
+    metric, target = "journal check (db check), 100k permits", "≤ 30 s"
+    try:
+        database = open_database(sqlite_url(DB_PATH), create=False, migrate=False)
+        try:
+            with database.read() as conn:
+                started = time.perf_counter()
+                problems = journal_problems(conn)
+                seconds = time.perf_counter() - started
+        finally:
+            database.close()
+    except Exception as e:  # a measurement: say what failed, measure the rest
+        return Row(metric, None, None, target, None, f"error: {e}")
+    if problems:
+        note = f"error: {len(problems)} problems, the first: {problems[0]}"
+        return Row(metric, seconds, None, target, False, note)
+    return Row(metric, seconds, None, target, seconds <= 30, "the register agrees")
 
 
 def measure_first_page(url: str | None = None, label: str = "") -> Row:
@@ -948,6 +979,11 @@ def measure_parcels() -> list[Row]:
     return [Row(*row) for row in parcels.measure()]
 
 
+def measure_housing() -> list[Row]:
+    """10. `housing occupancy` on a unit of 100,000 rooms (bench/housing.py)."""
+    return [Row(*row) for row in housing.measure()]
+
+
 def print_table(rows: list[Row]) -> None:
     header = ("metric", "value", "floor", "ratio", "target", "result")
     lines = []
@@ -985,8 +1021,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--only",
-        choices=["counter", "enforcement", "parcels"],
-        help="run only this measurement (counter, enforcement, parcels: no 100k database)",
+        choices=["counter", "enforcement", "parcels", "housing"],
+        help="run only this measurement (no 100k database for these)",
     )
     parser.add_argument(
         "--counter-processes",
@@ -1021,8 +1057,8 @@ def main(argv: list[str] | None = None) -> int:
         print()
         counter.print_counter_table(runs)
         return 1 if counter.failed(runs) else 0
-    if args.only == "parcels":
-        rows = measure_parcels()
+    if args.only in ("parcels", "housing"):
+        rows = measure_parcels() if args.only == "parcels" else measure_housing()
         print()
         print_table(rows)
         return 1 if any(r.note.startswith("error") for r in rows) else 0
@@ -1042,6 +1078,7 @@ def main(argv: list[str] | None = None) -> int:
     search_rows, detail = measure_search()
     rows.extend(search_rows)
     rows.append(measure_first_page())
+    rows.append(measure_journal_check())
     pg_detail: list[tuple[str, float, float]] = []
     if not args.no_postgres_search:
         pg_rows, pg_detail = measure_postgres(args.rebuild)
@@ -1051,6 +1088,7 @@ def main(argv: list[str] | None = None) -> int:
     enf_detail: list[tuple[str, float, float]] = []
     rows.extend(measure_enforcement_list(args.rebuild, enf_detail))
     rows.extend(measure_parcels())
+    rows.extend(measure_housing())
     runs = [] if args.no_counter else counter_flow()
     print()
     print_table(rows)

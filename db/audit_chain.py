@@ -6,7 +6,15 @@ row's hash (by id; "" before the first row), a newline, and the row's content as
 
 A row changed or removed after it was written no longer follows from the row before it, which
 `permitdesk db check` finds. Every writer appends through `append` (db/tracking.py) or computes
-the same function (the demo loader, the migration that added the column).
+the same function (`append_encoded` for bulk imports, the demo loader, the migration that added
+the column).
+
+The chain has no secret: anyone who can write the database can delete its last rows, or change
+a row and compute every later hash again, and it still follows (a key kept in the same database
+would not change that). Triggers refuse UPDATE and DELETE (revisions 0013, 0023), but the
+file's or the database's owner can drop them. What finds such a rewriting is the head kept
+outside the database: db/audit_anchors.py (for the rows before the last anchor); and
+db/journal_check.py finds money and users changed without any audit row.
 """
 
 from __future__ import annotations
@@ -85,10 +93,16 @@ def _head(at: datetime, user_id: int | None, entity: str) -> str:
     return content_tail(at, user_id, entity, 0, None, "", 0)[: -len('0,null,"",0]')]
 
 
-def _encoded_tail(row: dict[str, Any]) -> str:
+@lru_cache(maxsize=64)
+def _quoted(text: str) -> str:
+    return json.dumps(text)
+
+
+def encoded_tail(row: dict[str, Any]) -> str:
     """`content_tail` of a row whose changes are given as encoded_changes(...) text: the same
     characters (json.dumps of the whole array), built without encoding the changes again."""
-    rest = json.dumps([row["permit_id"], row["action"]], separators=(",", ":"))[1:-1]
+    permit_id = row["permit_id"]
+    rest = f"{'null' if permit_id is None else int(permit_id)},{_quoted(row['action'])}"
     head = _head(row["at"], row["user_id"], row["entity"])
     return f"{head}{int(row['entity_id'])},{rest},{row['changes_json']}]"
 
@@ -109,7 +123,7 @@ def append_encoded(conn: Connection, rows: Sequence[dict[str, Any]]) -> None:
     values = []
     at_stored: dict[datetime, Any] = {}
     for row_id, row in zip(ids, rows, strict=True):
-        previous = link(previous, row_id, _encoded_tail(row))
+        previous = link(previous, row_id, encoded_tail(row))
         at = row["at"]
         if at not in at_stored:
             at_stored[at] = at_column(at) if at_column is not None else at

@@ -177,14 +177,38 @@ def _refuse_unless_allowed(engine: Engine, create: bool, refuse_shared_upgrade: 
     if revision == HEAD:
         return
     if revision is None:
-        if not create and not inspect(engine).get_table_names():
+        if (not create or not _may_create(engine)) and not inspect(engine).get_table_names():
             raise DatabaseError(no_register(describe(engine)))
         return
     if refuse_shared_upgrade and not is_sqlite(engine) and revision in known_revisions():
         raise DatabaseError(
             f"the shared database {describe(engine)} is at schema revision {revision}, older "
-            f"than this Permit Desk ({HEAD}); an administrator runs 'permitdesk db upgrade' first"
+            f"than this Permit Desk ({HEAD}); {_upgraded_by_owner(engine)}"
         )
+
+
+def _may_create(engine: Engine) -> bool:
+    """Whether the connected role may make the register's tables: a workstation's application
+    role may not (db/roles.py), and would fail on "permission denied" half-way."""
+    if is_sqlite(engine):
+        return True
+    with engine.connect() as conn:
+        return bool(conn.execute(text("SELECT has_schema_privilege('public', 'CREATE')")).scalar())
+
+
+def _upgraded_by_owner(engine: Engine) -> str:
+    """Who upgrades an older shared register, with the command (the tables' owner role)."""
+    from db.roles import connect_as, register_owner
+
+    with engine.connect() as conn:
+        owner = register_owner(conn)
+    if owner is None:
+        return "an administrator runs 'permitdesk db upgrade' first"
+    return (
+        "the register must be upgraded by its owner first: an administrator runs "
+        f"'permitdesk db upgrade' as the owner role {owner} "
+        f"(permitdesk db upgrade --database-url {connect_as(engine.url, owner)})"
+    )
 
 
 # Any fixed 64-bit number, the same in every Permit Desk: the workstations' lock on the schema.

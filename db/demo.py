@@ -1222,19 +1222,51 @@ def _derive_chunk(chunk: int) -> list[_Batch]:
         terms.extend(term_rows)
     terms.sort(key=itemgetter("term"))  # neighbouring keys: fewer index pages touched
     lo, hi = job.event_bounds[chunk]
-    audit = [{**a, "id": 0, "row_hash": ""} for e in job.events[lo:hi] for a in _audit_rows(e, job)]
-    audit_batch = _batch(job.dialect, schema.audit_event, audit)
-    audit_batch.tails = [audit_chain.content_tail(*[a[f] for f in _AUDIT_FIELDS]) for a in audit]
-    if audit_batch.params:
-        assert job.dialect is not None
-        _, columns = _compiled(job.dialect, schema.audit_event, tuple(audit[0]))
-        order = [key for key, _ in columns]
-        audit_batch.id_hash_at = (order.index("id"), order.index("row_hash"))
+    audit = [a for e in job.events[lo:hi] for a in _audit_rows(e, job)]
     return [
         _batch(job.dialect, schema.permit_listing, listing),
         _batch(job.dialect, schema.permit_search_term, terms),
-        audit_batch,
+        _audit_batch(job.dialect, audit),
     ]
+
+
+def _audit_batch(dialect: Dialect | None, rows: list[dict[str, Any]]) -> _Batch:
+    """Audit rows ready for the driver, each with its content without its id: _Chain gives them
+    their ids and hashes as they are written, in order. The changes are encoded once, for the
+    column and the hash alike, as audit_chain.append_encoded writes them ("changes_json" when a
+    row brings them encoded already)."""
+    for a in rows:  # the rows are this batch's own
+        if "changes_json" not in a:
+            a["changes_json"] = audit_chain.encoded_changes(a["changes"])
+    tails = [audit_chain.encoded_tail(a) for a in rows]
+    if dialect is None:  # PostgreSQL: dicts through SQLAlchemy, the changes as JSON values
+        audit = [
+            {
+                **{f: a[f] for f in _AUDIT_FIELDS if f != "changes"},
+                "changes": a["changes"] if "changes" in a else json.loads(a["changes_json"]),
+                "id": 0,
+                "row_hash": "",
+            }
+            for a in rows
+        ]
+        return _Batch(schema.audit_event.name, rows=audit, tails=tails)
+    keys = (*_AUDIT_FIELDS, "id", "row_hash")
+    sql, columns = _compiled(dialect, schema.audit_event, keys)
+    order = [key for key, _ in columns]
+    at_proc = dict(columns)["at"]
+    stored: dict[datetime, Any] = {}
+    # Each row's parameters in the statement's order; the id and hash are _Chain's to fill in.
+    source = ["changes_json" if k == "changes" else k for k in order]
+    params = []
+    for a in rows:
+        at = a["at"]
+        if at not in stored:
+            stored[at] = at_proc(at) if at_proc is not None else at
+        a = {**a, "id": 0, "row_hash": "", "at": stored[at]}
+        params.append(tuple([a[k] for k in source]))
+    batch = _Batch(schema.audit_event.name, sql=sql, params=params, tails=tails)
+    batch.id_hash_at = (order.index("id"), order.index("row_hash"))
+    return batch
 
 
 _AUDIT_FIELDS = ("at", "user_id", "entity", "entity_id", "permit_id", "action", "changes")
@@ -1296,6 +1328,12 @@ def _derived(
             for name in demo_cash.TABLES
             for part in _chunks(plan.rows[name], CHUNK)
         ]
+        # The money's audit rows, loaded at the last moment of the history: after every permit
+        # event's, so the trail stays in time order.
+        moments = [m for m in (demo_cash.last_moment(plan.rows), _last_event(job)) if m]
+        if moments:
+            audit = demo_cash.audit_rows(plan.rows, max(moments))
+            batches += [_audit_batch(job.dialect, list(part)) for part in _chunks(audit, CHUNK)]
         return replace(plan, rows={}), batches
 
     _JOB, _MONEY = job, make_money
@@ -1336,6 +1374,10 @@ def _bulk_transaction(database: Database) -> Iterator[Connection]:
 
 def _at(event: _Event) -> datetime:
     return event.at
+
+
+def _last_event(job: _Job) -> datetime | None:
+    return max((e.at for e in job.events), default=None)
 
 
 def _day(d: date) -> str:
@@ -1550,6 +1592,7 @@ def _build(
                 write(extra, part)
         money, money_batches = money_ready()
         for batch in money_batches:
+            chain(batch)
             write.batch(batch)
         demo_cash.set_receipt_counters(conn, municipality_id, money)
         # Inspections (issue 7) after the fees: re-inspections follow the fees added.

@@ -13,7 +13,10 @@ Planned in memory with its own seeded `random.Random` and the domain's arithmeti
 (desk/domain/cashiering.py: payments split oldest line first, refunds newest first, the
 withdrawal and 15.1.42 rules), then bulk-inserted by db/demo.py with the rest of the demo. Every
 issued permit was paid in full on or before the day it was issued (15.1.21; §435-7). The money
-rows are history loaded in bulk, as an office would import its cash book, without audit rows.
+rows are history loaded in bulk, as an office would import its cash book: each with the audit
+row db/tracking.py writes for a new record (`audit_rows`), by no one, at the moment of the load
+(the last moment of the history), so `permitdesk db check` finds the register agreeing with its
+journal (db/journal_check.py).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from sqlalchemy import Connection, func, select
 from db import schema
 from db.database import Database
 from db.numbering import set_at_least
+from db.types import UTCDateTime
 from desk import demo_data as dd
 from desk.calendar import is_holiday
 from desk.clock import FixedClock
@@ -1067,6 +1071,71 @@ def _turn_over(p: _Planner, plan: CashPlan) -> None:
             t["resolution"] = dd.DIFFERENCE_RESOLUTION.format(day=f"{resolved:%m/%d/%Y}")
     plan.turnovers = len(p.rows["turnover"])
     plan.pending = len(pending)
+
+
+def audit_rows(rows: dict[str, list[dict[str, Any]]], at: datetime) -> list[dict[str, Any]]:
+    """The "create" audit row of each money row, as db.tracking writes one for a new record
+    (every non-empty field, in the mapped class's order, rendered by audit_text), table by table
+    in TABLES order, at `at` by no one (a bulk load). The changes come encoded ("changes_json",
+    as audit_chain.encoded_changes makes them): hundreds of thousands of rows in a large demo."""
+    from json.encoder import encode_basestring_ascii as quoted
+
+    from sqlalchemy.orm import Mapper, class_mapper
+
+    from db.orm import start_mappers
+    from db.tracking import ENTITY_NAMES, audit_text
+
+    start_mappers()
+    mapped = {}
+    for cls, entity in ENTITY_NAMES.items():
+        mapper: Mapper[Any] = class_mapper(cls)
+        name = mapper.local_table.name  # type: ignore[attr-defined]
+        if name in TABLES:
+            keys = [(a.key, a.columns[0].name) for a in mapper.column_attrs]
+            # Each change as encoded_changes writes it: keys sorted, compact, ASCII.
+            starts = [(f'{{"field":{quoted(k)},"new":', c) for k, c in keys]
+            skipped = ('{"field":"id","new":', '{"field":"version","new":')
+            mapped[name] = (entity, [(s, c) for s, c in starts if s not in skipped])
+    # audit_text's own results for the commonest types, without its chain of isinstance.
+    plain: dict[type, Any] = {str: str, int: str, bool: str}
+    out = []
+    for name in TABLES:
+        entity, keys = mapped[name]
+        for row in rows[name]:
+            changes = []
+            for start, column in keys:
+                value = row.get(column)
+                kind = type(value)
+                if value is None or (kind in (str, list, dict) and not value):
+                    continue  # db.tracking leaves out a new record's empty values
+                text = plain.get(kind, audit_text)(value)
+                changes.append(f'{start}{quoted(text)},"old":null}}')
+            out.append(
+                {
+                    "at": at,
+                    "user_id": None,
+                    "entity": entity,
+                    "entity_id": row["id"],
+                    "permit_id": row.get("permit_id"),
+                    "action": "create",
+                    "changes_json": f"[{','.join(changes)}]",
+                }
+            )
+    return out
+
+
+def last_moment(rows: dict[str, list[dict[str, Any]]]) -> datetime | None:
+    """The latest time any money row holds (a receipt, a close, an acknowledgment...)."""
+    latest: datetime | None = None
+    for name in TABLES:
+        table = schema.metadata.tables[name]
+        times = [c.name for c in table.columns if isinstance(c.type, UTCDateTime)]
+        for row in rows[name]:
+            for column in times:
+                t = row.get(column)
+                if t is not None and (latest is None or t > latest):
+                    latest = t
+    return latest
 
 
 def set_receipt_counters(conn: Connection, municipality_id: int, plan: CashPlan) -> None:

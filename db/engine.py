@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import sqlite3
@@ -192,8 +193,11 @@ def describe(engine: Engine) -> str:
 
 
 def sqlite_backup(source: Path, target: Path) -> None:
-    """A consistent copy with the sqlite3 online backup API (safe while others are reading)."""
+    """A consistent copy with the sqlite3 online backup API (safe while others are reading).
+    On any failure (a full disk) the file this call created is removed, so no empty or partial
+    backup is left to be mistaken for a good one; a file that was there before is left alone."""
     target.parent.mkdir(parents=True, exist_ok=True)
+    created = not target.exists()
     src = sqlite3.connect(str(source)) if writable(source) else connect_read_only(source)
     try:
         dst = sqlite3.connect(str(target))
@@ -201,6 +205,12 @@ def sqlite_backup(source: Path, target: Path) -> None:
             src.backup(dst)
         finally:
             dst.close()
+    except BaseException:
+        if created:
+            for suffix in ("", "-journal", "-wal", "-shm"):
+                with contextlib.suppress(OSError):  # the failure that got here is the one to tell
+                    Path(f"{target}{suffix}").unlink(missing_ok=True)
+        raise
     finally:
         src.close()
 

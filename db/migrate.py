@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 MIGRATIONS = Path(__file__).parent / "migrations"
 # The newest revision in db/migrations/versions (a test keeps them equal). Opening a database
 # that is already there needs no Alembic import, which keeps the app's start fast.
-HEAD = "0022"
+HEAD = "0023"
 
 
 def _config() -> Config:
@@ -153,6 +153,10 @@ def _check(engine: Engine, problems: list[str]) -> list[str]:
             for row in conn.execute(text("PRAGMA foreign_key_check")):
                 problems.append(f"foreign key: {row[0]} row {row[1]} points to missing {row[2]}")
         problems.extend(_register_checks(conn))
+        if conn.dialect.name == "postgresql":
+            from db.roles import privilege_problems  # the audit trail's guards, who is connected
+
+            problems.extend(privilege_problems(conn))
     return problems
 
 
@@ -190,6 +194,9 @@ def _register_checks(conn: object) -> list[str]:
     out.extend(_cashiering_checks(conn))
     out.extend(_series_checks(conn))
     out.extend(_audit_checks(conn))
+    from db.journal_check import journal_problems  # skips the tables an older schema lacks
+
+    out.extend(journal_problems(conn))
     return out
 
 

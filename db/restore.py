@@ -8,6 +8,7 @@ with stale pages (SQLite rewrites the target itself).
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import sqlite3
@@ -64,15 +65,25 @@ def _first_line(e: BaseException) -> str:
     return (str(e).splitlines() or [type(e).__name__])[0]
 
 
+def _disk_full(e: BaseException) -> bool:
+    return "disk is full" in str(e) or getattr(e, "sqlite_errorname", "") == "SQLITE_FULL"
+
+
+def _no_space(where: str) -> OSError:
+    """A full disk as the OSError the command line answers with exit 3 (the computer, not
+    the backup), `where` naming the file that could not be written."""
+    return OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), where)
+
+
 def verify_backup(backup: Path, copy: Path) -> str:
     """Copy `backup` (and its -wal, if any) to `copy` and check the copy: the backup itself is
     only read. Its schema revision, or DatabaseError naming the problem."""
     if not backup.is_file():
         raise DatabaseError(f"there is no backup file at {backup}")
-    shutil.copyfile(backup, copy)
+    _copy_file(backup, copy)
     wal = Path(f"{backup}-wal")
     if wal.is_file():
-        shutil.copyfile(wal, Path(f"{copy}-wal"))
+        _copy_file(wal, Path(f"{copy}-wal"))
     conn = sqlite3.connect(str(copy))
     try:
         try:
@@ -107,7 +118,12 @@ def verify_backup(backup: Path, copy: Path) -> str:
         # An older revision is restored as it is (it is upgraded when next opened), but the
         # checks are those of this version's schema, so they run on an upgraded copy.
         checked = copy.with_name(f"upgraded-{copy.name}")
-        sqlite_backup(copy, checked)
+        try:
+            sqlite_backup(copy, checked)
+        except sqlite3.DatabaseError as e:
+            if _disk_full(e):
+                raise _no_space(f"{checked} (a copy made to check the backup)") from None
+            raise
     engine = make_engine(sqlite_url(checked))
     try:
         if checked != copy:
@@ -115,6 +131,8 @@ def verify_backup(backup: Path, copy: Path) -> str:
                 upgrade(engine)
             except (DatabaseError, DBAPIError) as e:
                 reason = _first_line(getattr(e, "orig", None) or e)
+                if _disk_full(getattr(e, "orig", None) or e):
+                    raise _no_space(f"{checked} (a copy made to check the backup)") from None
                 raise DatabaseError(f"the backup {backup} cannot be upgraded: {reason}") from None
         problems = check(engine)
     finally:
@@ -123,6 +141,18 @@ def verify_backup(backup: Path, copy: Path) -> str:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise DatabaseError(f"the backup {backup} fails the database check: {problems[0]}{more}")
     return revision
+
+
+def _copy_file(source: Path, target: Path, *, keep_times: bool = False) -> None:
+    """shutil.copyfile (copy2 with `keep_times`), but a failure (a full disk) names the file
+    being written and leaves no partial copy of it behind."""
+    try:
+        (shutil.copy2 if keep_times else shutil.copyfile)(source, target)
+    except OSError as e:
+        target.unlink(missing_ok=True)
+        if e.filename is not None:
+            raise  # it names its file already (the one it could not read)
+        raise OSError(e.errno, e.strerror or str(e), str(target)) from e
 
 
 def _sqlite_can_write(target: Path) -> bool:
@@ -206,17 +236,21 @@ def restore_sqlite(backup: Path, target: Path) -> Restored:
             kept = _unused(backup_path(target, "before-restore"), target.suffix)
             if readable:
                 try:
-                    sqlite_backup(target, kept)
-                except sqlite3.DatabaseError:
+                    sqlite_backup(target, kept)  # removes its partial file when it fails
+                except sqlite3.DatabaseError as e:
+                    if _disk_full(e):
+                        raise _no_space(f"{kept} (nothing was restored)") from None
                     readable = False  # too damaged to copy through SQLite
             if not readable:
-                shutil.copy2(target, kept)  # SQLite cannot read it, so its bytes are all we have
+                # SQLite cannot read it, so its bytes are all we have.
+                _copy_file(target, kept, keep_times=True)
         if not readable or not target.exists():
             # -wal/-shm without their database (or beside a file SQLite cannot read) would be
             # replayed into the restored file: they belong to no database we can use.
             for suffix in ("", "-wal", "-shm", "-journal"):
                 Path(f"{target}{suffix}").unlink(missing_ok=True)
         target.parent.mkdir(parents=True, exist_ok=True)
+        created = not target.exists()
         # Through SQLite into the target's own connection: any -wal of the old file is
         # consistently superseded, and readers see either the old or the new database.
         src = sqlite3.connect(str(checked))
@@ -228,6 +262,13 @@ def restore_sqlite(backup: Path, target: Path) -> Restored:
             finally:
                 dst.close()
         except sqlite3.Error as e:
+            if created:
+                # A partial (or empty) file would open as a new, empty register.
+                for suffix in ("", "-journal", "-wal", "-shm"):
+                    Path(f"{target}{suffix}").unlink(missing_ok=True)
+            if _disk_full(e):
+                kept_at = f" (the previous database is kept at {kept})" if kept else ""
+                raise _no_space(f"{target}{kept_at}") from None
             where = f"; the previous database is kept at {kept}" if kept else ""
             raise DatabaseError(f"could not restore {target}: {_first_line(e)}{where}") from None
         finally:

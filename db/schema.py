@@ -203,6 +203,25 @@ app_user = Table(
     Column("failed_sign_ins", Integer, nullable=False, server_default="0"),
     Column("last_failed_at", UTCDateTime),
     Column("locked_at", UTCDateTime),
+    # Revision 0023: an account is locked only by an administrator, on purpose (wrong passwords
+    # only delay the next try); who locked it.
+    Column("locked_by_id", Integer),
+)
+
+# Revision 0023: a sign-in token an administrator issues for a scripted set-up
+# (`permitdesk ... --token`); only its SHA-256 is kept, and it can be revoked.
+user_token = Table(
+    "user_token",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("user_id", ForeignKey("app_user.id"), nullable=False),
+    Column("token_hash", String(64), nullable=False, unique=True),
+    Column("label", String(200), nullable=False, server_default=""),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("created_by_id", ForeignKey("app_user.id"), nullable=False),
+    Column("expires_at", UTCDateTime),
+    Column("revoked_at", UTCDateTime),
+    Index("ix_user_token_user_id", "user_id"),
 )
 
 parcel = Table(

@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session, class_mapper, selectinload, sessionmaker
 
 from db import audit_chain, letterheads, records, schema, tracking
 from db.numbering import next_number
+from db.token_queries import TokenRepo
 from desk.domain import duplicates
 from desk.domain.cashiering import AdjustmentSource, EntrySource
 from desk.domain.checklists import ChecklistItem, ChecklistReopening
@@ -47,6 +48,7 @@ from desk.enforcement.model import EnforcementCase, Notice, NoticeKind
 from desk.errors import DeskError, ReadOnlyRegister, SignedOut
 from desk.fees.loader import version_from_dict
 from desk.fees.model import AssessedLine, ScheduleVersion, StoredVersion
+from desk.services.tokens import TokenRepository
 from desk.services.uow import (
     CashRepository,
     ChecklistRepository,
@@ -764,6 +766,7 @@ class SqlUnitOfWork:
     enforcement: EnforcementRepository
     records: RecordRepository
     imports: ImportRepository
+    tokens: TokenRepository
 
     def __init__(
         self,
@@ -799,6 +802,7 @@ class SqlUnitOfWork:
         self.enforcement = EnforcementRepo(s)
         self.records = RecordRepo(s)
         self.imports = ImportRepo(s)
+        self.tokens = TokenRepo(s)
         return self
 
     def __exit__(
@@ -838,11 +842,13 @@ class SqlUnitOfWork:
         if actor is not None:
             u = schema.app_user
             row = self.session.execute(
-                select(u.c.active, u.c.roles).where(u.c.id == actor.user_id)
+                select(u.c.active, u.c.locked_at, u.c.roles).where(u.c.id == actor.user_id)
             ).first()
             reason = ""
             if row is None or not row.active:
                 reason = SignedOut.MESSAGE
+            elif row.locked_at is not None:
+                reason = SignedOut.LOCKED
             elif frozenset(Role(r) for r in str(row.roles).split(",") if r) != actor.roles:
                 reason = SignedOut.ROLES_CHANGED
             if reason:

@@ -47,6 +47,7 @@ class SignedOut(DeskError):
 
     MESSAGE = "Your account has been disabled by an administrator; you are signed out."
     ROLES_CHANGED = "An administrator changed your roles; sign in again to work with the new ones."
+    LOCKED = "An administrator locked your account; you are signed out."
 
 
 class ReadOnlyRegister(DeskError):

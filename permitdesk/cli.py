@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import errno
-import os
 import re
 import sys
 from collections.abc import Callable, Sequence
@@ -18,10 +17,12 @@ from desk.errors import DeskError
 from permitdesk import arguments as types
 from permitdesk import (
     audit_commands,
+    db_commands,
     enforcement_commands,
     housing_commands,
     parcel_commands,
     people_commands,
+    signing,
     user_commands,
 )
 from ui.presenters import views  # plain text, no Qt
@@ -54,6 +55,12 @@ def _add_db_options(p: argparse.ArgumentParser, *, required: bool = False) -> No
         + ("this or --db is required" if required else "default: as for --db")
         + ")",
     )
+
+
+def _add_signed_db_options(p: argparse.ArgumentParser) -> None:
+    """The database and the sign-in of a command that reads the register's data or writes."""
+    _add_db_options(p)
+    signing.add_sign_in_options(p)
 
 
 def _view_help() -> str:
@@ -94,8 +101,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     gui.add_argument(
         "--user",
-        help="sign in as this user (default: ask; for --screenshot: admin on a demo database, "
-        "required on real data)",
+        help="sign in as this user (default: ask; for --screenshot: admin on a demo database; "
+        "on real data required, with the password the first line of standard input, or "
+        f"{signing.TOKEN_ENV} set to the user's sign-in token)",
     )
     gui.add_argument(
         "--search",
@@ -135,56 +143,32 @@ def build_parser() -> argparse.ArgumentParser:
         help="delete an existing SQLite file first (default: refuse to touch it)",
     )
 
-    db = sub.add_parser("db", help="create, upgrade, check, back up or restore a database")
-    dbsub = db.add_subparsers(dest="db_command", required=True, parser_class=_Parser)
-    init = dbsub.add_parser(
-        "init", help="create a new, empty register (a new file or an empty PostgreSQL database)"
-    )
-    _add_db_options(init, required=True)
-    for name, text in (
-        ("upgrade", "upgrade the schema (after a backup; pg_dump on PostgreSQL)"),
-        ("check", "integrity and foreign-key checks; OK or each problem"),
-        ("backup", "write a consistent copy"),
-        ("use", "open this database from now on (saved in the user's settings)"),
-    ):
-        sp = dbsub.add_parser(name, help=text)
-        _add_db_options(sp)
-        if name == "backup":
-            sp.add_argument(
-                "--out", metavar="PATH", help="backup file (default: beside the database)"
-            )
-        if name == "upgrade":
-            sp.add_argument(
-                "--out",
-                metavar="PATH",
-                help="PostgreSQL: the pg_dump backup file (default: in the current folder)",
-            )
-            sp.add_argument(
-                "--no-backup",
-                action="store_true",
-                help="PostgreSQL: upgrade without a pg_dump backup (default: refuse without one)",
-            )
-    restore = dbsub.add_parser(
-        "restore",
-        help="replace an SQLite database with a checked backup (the current file is kept first)",
-    )
-    restore.add_argument(
-        "--from", dest="source", required=True, metavar="BACKUP", help="the backup file"
-    )
-    _add_db_options(restore)
+    db_commands.add_commands(sub, _Parser, _add_db_options)  # db/roles.py on PostgreSQL
     life = sub.add_parser("lifecycle", help="permit deadlines")
     lifesub = life.add_subparsers(dest="lifecycle_command", required=True, parser_class=_Parser)
     sweep = lifesub.add_parser("sweep", help="mark permits whose deadline has passed expired")
-    _add_db_options(sweep)
+    _add_signed_db_options(sweep)
     due = lifesub.add_parser("due", help="permits with a deadline in the next days")
-    _add_db_options(due)
+    _add_signed_db_options(due)
     due.add_argument("--days", type=types.days, default=30)
 
     fees = sub.add_parser("fees", help="fee schedules and quotes")
     feesub = fees.add_subparsers(dest="fees_command", required=True, parser_class=_Parser)
-    q = feesub.add_parser("quote", help="price a request read as JSON from standard input")
+    text = "price a request read as JSON from standard input"
+    q = feesub.add_parser(
+        "quote",
+        help=text,
+        description=f"{text}. With --db a user signs in: the password is the first line of "
+        "standard input, the JSON the rest.",
+    )
     q.add_argument("--municipality", required=True, metavar="KEY", help="e.g. glendale")
-    q.add_argument("--db", metavar="PATH", help="price with this database's schedule")
+    q.add_argument(
+        "--db",
+        metavar="PATH",
+        help="price with this database's schedule (a user signs in: --user; default: the "
+        "shipped schedule, no sign-in)",
+    )
+    signing.add_sign_in_options(q)
     q.add_argument(
         "--on",
         type=types.iso_date,
@@ -194,21 +178,21 @@ def build_parser() -> argparse.ArgumentParser:
     report = sub.add_parser("report", help="print reports")
     reportsub = report.add_subparsers(dest="report_command", required=True, parser_class=_Parser)
     route = reportsub.add_parser("route-sheet", help="an inspector's day as a PDF route sheet")
-    _add_db_options(route)
+    _add_signed_db_options(route)
     route.add_argument("--inspector", required=True, metavar="NAME", help="user name or full name")
     route.add_argument("--date", type=types.iso_date, required=True, metavar="YYYY-MM-DD")
     route.add_argument("--pdf", required=True, metavar="F", help="the PDF file to write")
     daily = reportsub.add_parser(
         "daily-cash", help="a day's receipts, voids, expected and counted money per drawer"
     )
-    _add_db_options(daily)
+    _add_signed_db_options(daily)
     daily.add_argument("--date", type=types.iso_date, required=True, metavar="YYYY-MM-DD")
     daily.add_argument("--xlsx", metavar="F", help="the spreadsheet to write")
     daily.add_argument("--pdf", metavar="F", help="the PDF file to write")
     recon = reportsub.add_parser(
         "reconciliation", help="the treasurer's reconciliation of a period"
     )
-    _add_db_options(recon)
+    _add_signed_db_options(recon)
     recon.add_argument(
         "--from", dest="start", type=types.iso_date, required=True, metavar="YYYY-MM-DD"
     )
@@ -219,7 +203,7 @@ def build_parser() -> argparse.ArgumentParser:
     deposits = reportsub.add_parser(
         "deposits", help="street deposits as of a day: the refund queue (15.1.43)"
     )
-    _add_db_options(deposits)
+    _add_signed_db_options(deposits)
     deposits.add_argument(
         "--as-of", dest="as_of", type=types.iso_date, metavar="YYYY-MM-DD", help="default: today"
     )
@@ -228,7 +212,7 @@ def build_parser() -> argparse.ArgumentParser:
     expiring = reportsub.add_parser(
         "expiring", help="bonds and insurance certificates expiring in the next days"
     )
-    _add_db_options(expiring)
+    _add_signed_db_options(expiring)
     expiring.add_argument("--days", type=types.days, default=60)
     expiring.add_argument("--xlsx", metavar="F", help="the spreadsheet to write")
     expiring.add_argument("--pdf", metavar="F", help="the PDF file to write")
@@ -250,156 +234,6 @@ def _url(args: argparse.Namespace) -> str:
     if getattr(args, "db", None) and must_exist and not Path(args.db).exists():
         raise UsageError(f"no database file at {args.db}")
     return resolve_url(getattr(args, "db", None), getattr(args, "database_url", None))
-
-
-def cmd_db(args: argparse.Namespace) -> int:
-    import sqlite3
-
-    from sqlalchemy.exc import DBAPIError
-
-    from db.database import open_database
-    from db.engine import sqlite_backup, sqlite_file
-    from db.migrate import backup_path, check
-
-    url = _url(args)
-    if args.db_command == "use":
-        from permitdesk.config import save_database_url, settings_file
-
-        database = open_database(url, create=False)  # proves it is a register and opens
-        database.close()
-        save_database_url(url)
-        print(f"Permit Desk will open {database.where} (saved in {settings_file()}).")
-        return 0
-    if args.db_command == "restore":
-        return _restore(url, Path(args.source))
-    if args.db_command == "init":
-        database = open_database(url, create=True)
-        database.close()
-        if not database.opened.created:
-            raise UsageError(f"{database.where} is a Permit Desk register already")
-        print(f"Created a new Permit Desk register at {database.where}.")
-        return 0
-    if args.db_command == "upgrade":
-        database = open_database(url, create=False, migrate=False)
-        try:
-            dumped = _pg_dump_before_upgrade(database, args)
-        finally:
-            database.close()
-        database = open_database(url, create=False, upgrade_shared=True)
-        print(database.opened.message or f"The database is up to date ({database.where}).")
-        if dumped is not None and database.opened.upgraded_from is not None:
-            print(f"A backup of the old database is at {dumped} (pg_dump -Fc; pg_restore).")
-        database.close()
-        return 0
-    if args.db_command == "check":
-        try:
-            database = open_database(url, create=False, migrate=False)
-        except DBAPIError as e:
-            # A file damaged where its schema is fails on opening: the check's own words.
-            reason = str(e.orig or e).splitlines()[0]
-            if "malformed" not in reason:
-                raise
-            print(f"the database cannot be read to the end ({reason}); restore a backup")
-            return 1
-    else:
-        database = open_database(url, create=False, migrate=False)
-    try:
-        if args.db_command == "check":
-            problems = check(database.engine)
-            if not problems:
-                print("OK")
-                return 0
-            for problem in problems:
-                print(problem)
-            return 1
-        path = sqlite_file(database.engine)
-        if path is None:
-            raise UsageError("back up a PostgreSQL database with pg_dump on the server")
-        out = Path(args.out) if args.out else backup_path(path, "backup")
-        if out.is_dir():
-            raise UsageError(f"--out {out} is a folder; give the backup file's name")
-        try:
-            sqlite_backup(path, out)
-        except sqlite3.Error as e:
-            if "full" in str(e):
-                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(out)) from e
-            raise UsageError(f"cannot write the backup {out} ({e})") from e
-        print(f"Backed up {path} to {out}")
-        return 0
-    finally:
-        database.close()
-
-
-def _restore(url: str, source: Path) -> int:
-    """`db restore`: SQLite only; a PostgreSQL register comes back with pg_restore."""
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import ArgumentError
-
-    from db.restore import restore_sqlite
-
-    try:
-        parsed = make_url(url)
-    except (ArgumentError, ValueError):
-        raise UsageError(f"'{url}' is not a database URL") from None
-    if parsed.get_backend_name() == "postgresql":
-        raise UsageError(
-            "db restore restores SQLite files only; restore a PostgreSQL database with "
-            "pg_restore from the pg_dump file that `permitdesk db upgrade` wrote"
-        )
-    if parsed.get_backend_name() != "sqlite" or not parsed.database:
-        raise UsageError("db restore needs an SQLite database file: give --db PATH")
-    for line in restore_sqlite(source, Path(parsed.database)).lines():
-        print(line)
-    return 0
-
-
-def _pg_dump_before_upgrade(database: Any, args: argparse.Namespace) -> Path | None:
-    """A PostgreSQL register behind this Permit Desk is dumped (custom format) before
-    `db upgrade` changes it; the file's path, or None when there is nothing to upgrade."""
-    import os
-    import shutil
-    import subprocess
-    from datetime import datetime
-
-    from db.engine import is_sqlite
-    from db.migrate import HEAD, current_revision, known_revisions
-
-    engine = database.engine
-    if is_sqlite(engine):
-        return None  # db/migrate.py backs the file up itself
-    current = current_revision(engine)
-    if current == HEAD or current not in known_revisions():
-        return None  # up to date, or newer: open_database says so
-    if args.no_backup:
-        return None
-    pg_dump = shutil.which("pg_dump")
-    if pg_dump is None:
-        raise UsageError(
-            "pg_dump is not on the PATH, so no backup can be taken before the upgrade; install "
-            "the PostgreSQL client tools, or pass --no-backup if the server is backed up"
-        )
-    url = engine.url
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    out = Path(args.out or f"{url.database}.before-{HEAD}-{stamp}.dump")
-    # URL.set(password=None) keeps the password (rendered "***"); libpq gets PGPASSWORD instead.
-    libpq = url._replace(drivername="postgresql", password=None).render_as_string()
-    env = dict(os.environ)
-    if url.password:
-        env["PGPASSWORD"] = str(url.password)  # not on the command line, where ps shows it
-    done = subprocess.run(
-        [pg_dump, "--format=custom", f"--file={out}", f"--dbname={libpq}"],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        reason = (done.stderr.strip().splitlines() or ["failed"])[-1]
-        raise UsageError(
-            f"pg_dump could not back up the database, so it was not upgraded: {reason}"
-        )
-    print(f"Backed up {database.where} to {out} with pg_dump.")
-    return out
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -449,6 +283,7 @@ def cmd_gui(args: argparse.Namespace) -> int:
             "no display: start Permit Desk on the desktop (DISPLAY and WAYLAND_DISPLAY are not "
             "set), or use --screenshot OUT.png to render a view without one"
         )
+    user = _screenshot_user(args) if args.screenshot else args.user
     from ui.app import run_gui  # PySide6 is imported only here
 
     return run_gui(
@@ -456,9 +291,29 @@ def cmd_gui(args: argparse.Namespace) -> int:
         screenshot=args.screenshot,
         view=args.view,
         size=size,
-        user=args.user,
+        user=user,
         search=args.search,
     )
+
+
+def _screenshot_user(args: argparse.Namespace) -> str | None:
+    """The user a screenshot of real data shows the register as, signed in here (the password
+    on standard input, or the token): a screenshot shows what that user may see. A demo
+    register's logins are public (its README gives them), so it needs none."""
+    from db import queries
+    from db.database import open_database
+    from desk.clock import SystemClock
+
+    if not args.user and not signing.token_given():
+        return None  # ui.app: the demo's admin, or refused on real data
+    database = open_database(_url(args), create=False)
+    try:
+        with database.read() as conn:
+            if queries.is_demo(conn):
+                return str(args.user) if args.user else None
+        return signing.signed_in(args, database, SystemClock()).username
+    finally:
+        database.close()
 
 
 def cmd_fees(args: argparse.Namespace) -> int:
@@ -471,7 +326,6 @@ def cmd_fees(args: argparse.Namespace) -> int:
         on = date.fromisoformat(args.on) if args.on else date.today()
     except ValueError:
         raise UsageError(f"--on '{args.on}' is not a date YYYY-MM-DD") from None
-    request = request_from_json(sys.stdin.read())
     if args.db:
         from db import queries
         from db.database import open_database
@@ -483,6 +337,9 @@ def cmd_fees(args: argparse.Namespace) -> int:
             raise UsageError(f"no database file at {args.db}")
         database = open_database(resolve_url(args.db, None), create=False)
         try:
+            # The password is the first line of standard input; the JSON request the rest.
+            signing.signed_in(args, database, SystemClock())
+            request = request_from_json(sys.stdin.read())
             with database.read() as conn:
                 muni = queries.municipality_by_key(conn, args.municipality)
             if muni is None:
@@ -493,14 +350,13 @@ def cmd_fees(args: argparse.Namespace) -> int:
     else:
         from desk.services.fees import quote_shipped
 
-        result = quote_shipped(args.municipality, request, on)
+        result = quote_shipped(args.municipality, request_from_json(sys.stdin.read()), on)
     print(json.dumps(quote_to_json(result), indent=2))
     return 0
 
 
 def cmd_lifecycle(args: argparse.Namespace) -> int:
     from db import queries
-    from db.database import open_database
     from desk.clock import SystemClock
     from desk.services.lifecycle import lapsing_within, sweep_lapsed
 
@@ -508,14 +364,14 @@ def cmd_lifecycle(args: argparse.Namespace) -> int:
         raise UsageError(f"no database file at {args.db}")
     if args.lifecycle_command == "due" and args.days < 0:
         raise UsageError("--days must not be negative")
-    database = open_database(_url(args), create=False)
+    database, actor = _open_signed(args, check=args.lifecycle_command == "due")
     try:
         with database.read() as conn:
             munis = queries.municipality_ids(conn)
         clock = SystemClock()
         for muni_id, name in munis:
             if args.lifecycle_command == "sweep":
-                found = sweep_lapsed(database.uow(), clock, muni_id)
+                found = sweep_lapsed(database.uow(), clock, muni_id, actor)
                 verb = "expired"
             else:
                 found = lapsing_within(database.uow(), clock, muni_id, args.days)
@@ -542,7 +398,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     if args.report_command == "route-sheet":
         day = _iso_date(args.date, "--date")
-        database = _open_for_report(args)
+        database, _actor = _open_signed(args)
         try:
             with database.read() as conn:
                 who = inspection_queries.user_by_name(conn, args.inspector)
@@ -577,10 +433,17 @@ def _over_short(amount: Decimal) -> str:
     return f"{format_money(abs(amount))} {'over' if amount > 0 else 'short'}"
 
 
+def _cash_reports_need() -> Any:
+    """The window shows the cash pages (the Treasurer section) to these permissions' roles."""
+    from desk.domain.permissions import Permission
+
+    return (Permission.CLOSE_DRAWER, Permission.ACKNOWLEDGE_TURNOVER, Permission.REFUND)
+
+
 def _cash_report(args: argparse.Namespace) -> int:
     """`report daily-cash` and `report reconciliation`: the screens' figures (db.cash_queries
     and the reconciliation service), as .xlsx and/or .pdf, and a summary line on stdout."""
-    from db import cash_queries, queries
+    from db import audit_anchors, cash_queries, queries
     from desk.clock import SystemClock
     from desk.money import format_money
     from desk.services.cashiering import reconciliation
@@ -591,13 +454,15 @@ def _cash_report(args: argparse.Namespace) -> int:
         start, end = _iso_date(args.start, "--from"), _iso_date(args.end, "--to")
         if end < start:
             raise UsageError(f"--to {end.isoformat()} is before --from {start.isoformat()}")
-    database = _open_for_report(args)
+    # The window shows the cash pages (the Treasurer section) to these permissions' roles.
+    database, _actor = _open_signed(args, need=_cash_reports_need(), doing="see the cash reports")
     try:
         with database.read() as conn:
             muni = _first_municipality(conn)
             letterhead = queries.municipality_letterhead(conn, muni[0])
             if args.report_command == "daily-cash":
                 report = cash_queries.daily_cash(conn, muni[0], day)
+                anchor = audit_anchors.head(conn)  # read after the report: it covers it
         if args.report_command == "reconciliation":
             recon = reconciliation(database.uow(), SystemClock(), muni[0], start, end)
     finally:
@@ -610,7 +475,7 @@ def _cash_report(args: argparse.Namespace) -> int:
             cash_reports.export_daily_cash_xlsx(report, Path(args.xlsx))
             written.append(args.xlsx)
         if args.pdf:
-            cash_reports.render_daily_cash_pdf(report, Path(args.pdf))
+            cash_reports.render_daily_cash_pdf(report, Path(args.pdf), anchor)
             written.append(args.pdf)
         e, c = report.expected, report.counted
         closed = sum(1 for d in report.drawers if d.closed)
@@ -647,7 +512,7 @@ def _add_issue8_commands(
     sub: argparse._SubParsersAction,
 ) -> None:
     def outputs(p: argparse.ArgumentParser) -> None:
-        _add_db_options(p)
+        _add_signed_db_options(p)
         p.add_argument("--municipality", metavar="KEY", help="e.g. glendale (default: the first)")
         p.add_argument("--xlsx", metavar="F", help="the Excel workbook to write")
         p.add_argument("--pdf", metavar="F", help="the PDF file to write")
@@ -687,7 +552,7 @@ def _add_issue8_commands(
     blds = exportsub.add_parser(
         "blds", help="BLDS permits.csv, inspections.csv and contractors.csv"
     )
-    _add_db_options(blds)
+    _add_signed_db_options(blds)
     blds.add_argument("--municipality", metavar="KEY", help="e.g. glendale (default: the first)")
     blds.add_argument("--out", required=True, metavar="DIR", help="the folder to write into")
 
@@ -698,6 +563,26 @@ def _open_for_report(args: argparse.Namespace) -> Any:
     if args.db and not Path(args.db).exists():
         raise UsageError(f"no database file at {args.db}")
     return open_database(_url(args), create=False)
+
+
+def _open_signed(
+    args: argparse.Namespace, *, need: signing.Need = None, doing: str = "", check: bool = True
+) -> tuple[Any, Any]:
+    """(the database, the actor): the register opened, checked for damage (`check`: a report
+    or a list made from a damaged file would leave rows out without a word) and a user signed
+    in with what `need` asks for. The caller closes the database."""
+    from db.integrity import refuse_damaged
+    from desk.clock import SystemClock
+
+    database = _open_for_report(args)
+    try:
+        if check:
+            refuse_damaged(database.engine)
+        actor = signing.signed_in(args, database, SystemClock(), need=need, doing=doing)
+    except BaseException:
+        database.close()
+        raise
+    return database, actor
 
 
 def _first_municipality(conn: Any) -> Any:
@@ -725,7 +610,7 @@ def cmd_issue8_report(args: argparse.Namespace) -> int:
     if (kind in ("monthly", "act211") and month is None) or (kind == "annual" and year is None):
         raise UsageError("give the period: --month YYYY-MM or --year YYYY")
     trade = r.check_trade(getattr(args, "trade", None), "--trade")
-    database = _open_for_report(args)
+    database, _actor = _open_signed(args)
     try:
         from db import report_queries as q
 
@@ -763,7 +648,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {out} is a file, not a folder")
-    database = _open_for_report(args)
+    database, _actor = _open_signed(args)
     try:
         with database.read() as conn:
             mid = q.municipality_id_for(conn, args.municipality)
@@ -787,7 +672,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "gui": cmd_gui,
     "demo": cmd_demo,
-    "db": cmd_db,
+    "db": lambda args: db_commands.run(args, _url(args), UsageError),
     "fees": cmd_fees,
     "lifecycle": cmd_lifecycle,
     "report": cmd_report,
@@ -949,7 +834,6 @@ def _surety_report(args: argparse.Namespace) -> int:
     """`report deposits` and `report expiring` (issue 6): .xlsx and/or .pdf, and a summary
     line on stdout."""
     from db import surety_queries
-    from db.database import open_database
     from desk.clock import FixedClock, SystemClock
     from desk.money import format_money
     from desk.services import sureties
@@ -962,7 +846,7 @@ def _surety_report(args: argparse.Namespace) -> int:
     as_of = today
     if args.report_command == "deposits" and args.as_of:
         as_of = _iso_date(args.as_of, "--as-of")
-    database = open_database(_url(args), create=False)
+    database, _actor = _open_signed(args)
     try:
         with database.read() as conn:
             muni = _first_municipality(conn)

@@ -11,6 +11,9 @@
   house (140-10A).
 - `docket --date YYYY-MM-DD OUT.pdf`: the Common Council's hearing docket of that meeting date
   (140-3B).
+
+Each signs a user in (--user U with the password on standard input, or PERMITDESK_TOKEN): the
+sweep's orders and revocations are recorded as theirs in the audit trail.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from desk.money import format_money
+from permitdesk import signing
 
 
 def add_commands(
@@ -29,19 +33,23 @@ def add_commands(
     parser_class: type[argparse.ArgumentParser],
     add_db_options: Callable[[argparse.ArgumentParser], None],
 ) -> None:
+    def signed_db_options(p: argparse.ArgumentParser) -> None:
+        add_db_options(p)
+        signing.add_sign_in_options(p)
+
     enf = sub.add_parser("enforcement", help="code enforcement: orders, service, special charges")
     enfsub = enf.add_subparsers(
         dest="enforcement_command", required=True, parser_class=parser_class
     )
     text = "make orders of the notices not petitioned within 10 days after service (140-3D)"
-    add_db_options(enfsub.add_parser("sweep", help=text, description=text))
+    signed_db_options(enfsub.add_parser("sweep", help=text, description=text))
     text = "addressees to be served again: registered mail returned unclaimed (140-3A(4))"
-    add_db_options(enfsub.add_parser("serve-again", help=text, description=text))
+    signed_db_options(enfsub.add_parser("serve-again", help=text, description=text))
     text = "abatement costs to go on a year's tax roll, by parcel (Wis. s. 66.0627)"
     charges = enfsub.add_parser("charges", help=text, description=text)
     charges.add_argument("--year", type=int, required=True, metavar="YYYY")
     charges.add_argument("--xlsx", type=Path, metavar="FILE", help="also write the list for Excel")
-    add_db_options(charges)
+    signed_db_options(charges)
     text = "the rooming house licence register (Hudson 140-10A)"
     lic = enfsub.add_parser("licences", help=text, description=text)
     lic.add_argument("--expiring", type=int, metavar="DAYS", help="in force, expiring within DAYS")
@@ -51,24 +59,25 @@ def add_commands(
         metavar="OUT.pdf",
         help="write the renewal letters of the licences expiring (within 60 days by default)",
     )
-    add_db_options(lic)
+    signed_db_options(lic)
     text = "write a rooming house licence's certificate to display in the house (140-10A)"
     cert = enfsub.add_parser("certificate", help=text, description=text)
     cert.add_argument("number", metavar="RH-YYYY-NNNN")
     cert.add_argument("out", type=Path, metavar="OUT.pdf")
-    add_db_options(cert)
+    signed_db_options(cert)
     text = "the Common Council's hearing docket of a meeting date, as PDF (Hudson 140-3B)"
     docket = enfsub.add_parser("docket", help=text, description=text)
     docket.add_argument("--date", required=True, metavar="YYYY-MM-DD", help="the meeting date")
     docket.add_argument("--municipality", metavar="KEY", help="e.g. hudson (default: the first)")
     docket.add_argument("out", type=Path, metavar="OUT.pdf")
-    add_db_options(docket)
+    signed_db_options(docket)
 
 
 def run(args: argparse.Namespace, url: str, usage_error: type[Exception]) -> int:
     from db import enforcement_queries as q
     from db import queries
     from db.database import open_database
+    from db.integrity import refuse_damaged
     from desk.clock import SystemClock
     from desk.services.enforcement.licences import sweep_licences
     from desk.services.enforcement.sweep import sweep_notices
@@ -76,6 +85,14 @@ def run(args: argparse.Namespace, url: str, usage_error: type[Exception]) -> int
     if getattr(args, "db", None) and not Path(args.db).exists():
         raise usage_error(f"no database file at {args.db}")
     database = open_database(url, create=False)
+    try:
+        # A list or a document made from a damaged file would leave rows out without a word.
+        if args.enforcement_command != "sweep":
+            refuse_damaged(database.engine)
+        actor = signing.signed_in(args, database, SystemClock())
+    except BaseException:
+        database.close()
+        raise
     if args.enforcement_command == "docket":
         try:
             return _docket(database, args, usage_error)
@@ -92,11 +109,11 @@ def run(args: argparse.Namespace, url: str, usage_error: type[Exception]) -> int
             munis = queries.municipality_ids(conn)
         for muni_id, name in munis:
             if args.enforcement_command == "sweep":
-                made = sweep_notices(database.uow(), SystemClock(), muni_id)
+                made = sweep_notices(database.uow(), SystemClock(), muni_id, actor)
                 for m in made:
                     print(f"{m.case_number}\tnotice #{m.notice_id}\torder from {m.effective_on}")
                 print(f"{name}: {len(made)} notice(s) became orders (140-3D)")
-                revoked = sweep_licences(database.uow(), SystemClock(), muni_id)
+                revoked = sweep_licences(database.uow(), SystemClock(), muni_id, actor)
                 for gone in revoked:
                     print(f"{gone.number}\trevoked {gone.revoked_on}")
                 print(f"{name}: {len(revoked)} rooming house licence(s) revoked (140-10D)")

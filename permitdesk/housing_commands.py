@@ -4,7 +4,6 @@ Needs no database: `housing occupancy --code hudson-140 < unit.json` prints the 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 OCCUPANCY_HELP = (
@@ -31,11 +30,11 @@ def add_commands(
 
 
 def run(args: argparse.Namespace, usage_error: type[Exception]) -> int:
-    from desk.housing.jsonio import result_to_dict, unit_from_json
+    from desk.housing.jsonio import result_to_json, unit_from_json
     from desk.housing.occupancy import CODES, occupancy
 
     if args.code not in CODES:
         raise usage_error(f"--code '{args.code}' is not a housing code (known: {', '.join(CODES)})")
     unit = unit_from_json(sys.stdin.read())  # a ValidationError: exit 2 naming room and field
-    print(json.dumps(result_to_dict(occupancy(args.code, unit)), indent=2))
+    print(result_to_json(occupancy(args.code, unit)))
     return 0

@@ -2,7 +2,8 @@
 Import parcels… does it: the layer (the one imported last time, else the first layer of parcel
 shapes in the Wisconsin statewide parcel schema), the mapping (the municipality's saved one or
 the V10 preset), the rows of the municipality's place (PLACENAME), the dry run printed, then
-the import in one transaction. Acts as the built-in "command line" actor of the audit trail.
+the import in one transaction. A user allowed to import signs in (--user U with the password
+on standard input, or PERMITDESK_TOKEN); the audit trail names them.
 
 A progress bar on standard error while the file is read and the register written (redrawn on
 one line when standard error is a terminal, one final line otherwise); Ctrl+C cancels, leaving
@@ -17,6 +18,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
+
+from permitdesk import signing
 
 MAPPINGS = ("saved", "v10")
 BAR = 30  # characters of the progress bar
@@ -80,8 +83,8 @@ def add_commands(
     text = (
         "import the county's parcel file (Wisconsin statewide parcel schema, or the mapping "
         "saved from the window): a file geodatabase (.gdb folder or .zip), a shapefile, a "
-        "GeoPackage, CSV or xlsx; the dry run is printed first (acts as 'command line' in the "
-        "audit trail)"
+        "GeoPackage, CSV or xlsx; the dry run is printed first (a clerk or an administrator "
+        "signs in: --user)"
     )
     imp = parsub.add_parser("import", help=text, description=text)
     imp.add_argument("file", type=Path, metavar="FILE", help="the parcel file or .gdb folder")
@@ -116,6 +119,7 @@ def add_commands(
         "--municipality", metavar="KEY", help="e.g. hudson (default: the register's first)"
     )
     add_db_options(imp)
+    signing.add_sign_in_options(imp)
 
 
 def run(args: argparse.Namespace, url: str, usage_error: type[Exception]) -> int:
@@ -123,6 +127,7 @@ def run(args: argparse.Namespace, url: str, usage_error: type[Exception]) -> int
     from db.queries import municipality_ids
     from db.report_queries import municipality_id_for
     from desk.clock import SystemClock
+    from desk.domain.permissions import Permission
     from desk.errors import NotFound
     from desk.imports.files import SourceFile
     from desk.services.parcels import imports
@@ -136,6 +141,8 @@ def run(args: argparse.Namespace, url: str, usage_error: type[Exception]) -> int
     source = SourceFile(args.file)
     database = open_database(url, create=False)
     try:
+        # Before the file is read (minutes for a county): one not allowed to import is told now.
+        actor = signing.signed_in(args, database, clock, need=Permission.IMPORT_DATA)
         with database.read() as conn:
             try:
                 mid = municipality_id_for(conn, args.municipality)
@@ -144,7 +151,7 @@ def run(args: argparse.Namespace, url: str, usage_error: type[Exception]) -> int
             name = dict(municipality_ids(conn))[mid]
         settings = imports.import_settings(database.uow(), mid)
         choice = _choice(source, args, settings, name, usage_error)
-        return _import(database, clock, mid, name, source, choice, args)
+        return _import(database, clock, actor, mid, name, source, choice, args)
     finally:
         database.close()
 
@@ -191,6 +198,7 @@ def _choice(
 def _import(
     database: Any,
     clock: Any,
+    actor: Any,
     mid: int,
     name: str,
     source: Any,
@@ -202,12 +210,12 @@ def _import(
 
     reading = StderrProgress(f"Reading {source.name}")
     try:  # Ctrl+C before the import: nothing was written
-        found = _dry_run(database, clock, mid, name, source, choice, args, reading)
+        found = _dry_run(database, actor, clock, mid, name, source, choice, args, reading)
     except KeyboardInterrupt:
         return _cancelled(reading)
     if found is None:
         return 0
-    parsed, actor = found
+    parsed = found
     writing = StderrProgress("Writing the parcels")
     try:  # Ctrl+C while writing: the import's transaction is rolled back
         done = imports.import_parcels(
@@ -240,6 +248,7 @@ def _cancelled(bar: StderrProgress) -> int:
 
 def _dry_run(
     database: Any,
+    actor: Any,
     clock: Any,
     mid: int,
     name: str,
@@ -247,11 +256,10 @@ def _dry_run(
     choice: Any,
     args: argparse.Namespace,
     bar: StderrProgress,
-) -> tuple[Any, Any] | None:
-    """Read the file, print the dry run (and write its workbook): (the parsed file, the actor)
-    to import with, or None for --dry-run."""
+) -> Any | None:
+    """Read the file, print the dry run (and write its workbook): the parsed file to import,
+    or None for --dry-run."""
     from desk.errors import ValidationError
-    from desk.services import users
     from desk.services.parcels import imports
     from reports.parcel_import_report import EVERY_ROW, DryRun, write_dry_run
 
@@ -262,7 +270,6 @@ def _dry_run(
         raise ValidationError(
             source.name, f"no row is of {choice.place}; the file's places are: {places}"
         )
-    actor = users.command_line_actor(database.uow(), clock)
     plan = imports.dry_run(database.uow(), actor, mid, parsed)
     print(f"{source.name}, layer {choice.layer}, only rows of {choice.place or EVERY_ROW}:")
     print(plan.summary())
@@ -291,7 +298,7 @@ def _dry_run(
     if args.dry_run:
         print("Dry run: nothing was written.")
         return None
-    return parsed, actor
+    return parsed
 
 
 def _by_count(counts: dict[str, int]) -> list[tuple[str, int]]:

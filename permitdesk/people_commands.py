@@ -2,9 +2,10 @@
 
 - `import FILE [--sheet NAME] [--dry-run] [--report OUT.xlsx]`: contractors from a CSV file or
   an Excel workbook, as People → Import contractors… does it: the dry run printed (and written
-  as a workbook with --report), then the import in one transaction. Acts as the built-in
-  "command line" actor of the audit trail. A file that cannot be imported is one sentence
-  naming it, exit 2, and nothing is written.
+  as a workbook with --report), then the import in one transaction. A user allowed to import
+  signs in (--user U with the password on standard input, or PERMITDESK_TOKEN); the audit
+  trail names them. A file that cannot be imported is one sentence naming it, exit 2, and
+  nothing is written.
 - `template OUT.xlsx`: the contractors' template workbook, to fill in and import.
 """
 
@@ -14,6 +15,8 @@ import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
+
+from permitdesk import signing
 
 
 def add_commands(
@@ -27,8 +30,8 @@ def add_commands(
     )
     text = (
         "import contractors and their state credentials from a CSV file or an Excel workbook "
-        "with the template's headings; the dry run is printed first (acts as 'command line' in "
-        "the audit trail)"
+        "with the template's headings; the dry run is printed first (a clerk or an administrator "
+        "signs in: --user)"
     )
     imp = peoplesub.add_parser("import", help=text, description=text)
     imp.add_argument("file", type=Path, metavar="FILE", help="the .csv or .xlsx file")
@@ -49,6 +52,7 @@ def add_commands(
         help="the municipality the import is recorded under (default: the register's first)",
     )
     add_db_options(imp)
+    signing.add_sign_in_options(imp)
     text = "write the contractors' template workbook (the headings and how to fill it in)"
     template = peoplesub.add_parser("template", help=text, description=text)
     template.add_argument("out", type=Path, metavar="OUT.xlsx", help="the workbook to write")
@@ -86,10 +90,10 @@ def _import(
     from db.report_queries import municipality_id_for
     from desk.clock import SystemClock
     from desk.dates import short_date
+    from desk.domain.permissions import Permission
     from desk.errors import NotFound
     from desk.imports.contractors import expiry_text
     from desk.imports.files import SourceFile
-    from desk.services import users
     from desk.services.people import contractors
     from reports.contractor_import_report import export_contractor_dry_run_xlsx
 
@@ -103,13 +107,13 @@ def _import(
     parsed = contractors.read_contractor_file(source, args.sheet)
     database = open_database(url(args), create=False)
     try:
+        actor = signing.signed_in(args, database, clock, need=Permission.IMPORT_DATA)
         with database.read() as conn:
             try:
                 mid = municipality_id_for(conn, args.municipality)
             except NotFound as e:
                 raise usage_error(str(e)) from None
             name = dict(municipality_ids(conn))[mid]
-        actor = users.command_line_actor(database.uow(), clock)
         plan = contractors.dry_run_contractors(database.uow(), actor, parsed)
         print(f"{parsed.file_name}: {plan.rows_read:,} rows read")
         print(plan.summary())

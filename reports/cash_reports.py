@@ -25,6 +25,7 @@ from reportlab.lib.units import inch
 from reportlab.platypus import KeepTogether, Spacer, Table, TableStyle
 from reportlab.platypus.flowables import Flowable
 
+from db.audit_anchors import Anchor
 from db.cash_queries import DailyCash, DrawerCash
 from desk.domain.cashiering import (
     ACCOUNT_LINE_HEADINGS,
@@ -336,7 +337,26 @@ def _drawer_story(d: DrawerCash, st: dict[str, Any]) -> list[Flowable]:
     return out
 
 
-def render_daily_cash_pdf(report: DailyCash, out: Path) -> None:
+def anchor_story(anchor: Anchor | None, st: dict[str, ParagraphStyle]) -> list[Flowable]:
+    """The audit trail's head when the printout was made (db/audit_anchors.py): the short form,
+    and the full line in small monospace type, so a later check can compare the register with
+    this paper."""
+    if anchor is None:
+        return []
+    mono = ParagraphStyle("anchor", st["note"], fontName="Courier", fontSize=6.5, leading=8)
+    return [
+        Spacer(1, 12),
+        para(
+            f"{anchor.short()}. Kept with this paper, it lets an administrator check later that "
+            "the register's audit trail was not rewritten (Administration → Check the register).",
+            st["note"],
+        ),
+        para(anchor.line(), mono),
+    ]
+
+
+def render_daily_cash_pdf(report: DailyCash, out: Path, anchor: Anchor | None = None) -> None:
+    """`anchor`: the audit trail's head read with or after the report (printed at its foot)."""
     regular, bold = register_fonts()
     st = styles(regular, bold)
     title = daily_cash_title(report)
@@ -405,6 +425,7 @@ def render_daily_cash_pdf(report: DailyCash, out: Path) -> None:
     story += [
         Spacer(1, 18),
         para("Counted by ______________________    Checked by ______________________", st["base"]),
+        *anchor_story(anchor, st),
     ]
     _build(
         out,
@@ -542,7 +563,10 @@ def turnover_state_text(s: TurnoverState, acknowledged_by: str = "") -> str:
     return text + "."
 
 
-def render_transmittal_pdf(t: Transmittal, municipality: str, out: Path) -> None:
+def render_transmittal_pdf(
+    t: Transmittal, municipality: str, out: Path, anchor: Anchor | None = None
+) -> None:
+    """`anchor`: the audit trail's head read after the turnover (printed at the foot)."""
     regular, bold = register_fonts()
     st = styles(regular, bold)
     title = transmittal_title(t)
@@ -689,6 +713,7 @@ def render_transmittal_pdf(t: Transmittal, municipality: str, out: Path) -> None
             "Date ____________",
             st["base"],
         ),
+        *anchor_story(anchor, st),
     ]
     _build(
         out,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable, Sequence
 from datetime import date
@@ -22,6 +23,7 @@ from reportlab.platypus.flowables import Flowable
 
 from desk.dates import short_date
 from desk.domain.documents import Letterhead
+from desk.pictures import picture_problem
 
 log = logging.getLogger(__name__)
 
@@ -71,11 +73,22 @@ LOGO_HEIGHT = 0.75 * inch
 LOGO_MAX_WIDTH = 2.0 * inch  # a wide logo is scaled down to this width instead
 
 
+# A run of letters prints the same logo on each: it is decoded to be checked once.
+_picture_problem = functools.lru_cache(maxsize=8)(picture_problem)
+
+
 def image_flowable(content: bytes | None, height: float, max_width: float) -> Image | None:
     """`content` (PNG or JPEG bytes) as an Image `height` high (narrower when it would be wider
     than `max_width`), keeping its aspect ratio; None when there is none or it cannot be read:
     a broken upload must never stop a document printing."""
     if not content:
+        return None
+    # Checked as when it was chosen (the pixel limit before anything is decoded); a picture
+    # stored before that check, or damaged since, is named in the log, and the Municipality
+    # screen says to choose it again.
+    problem = _picture_problem(bytes(content))
+    if problem is not None:
+        log.warning("a logo or signature cannot be read (%s); printing without it", problem)
         return None
     try:
         reader = ImageReader(BytesIO(content))
@@ -85,8 +98,8 @@ def image_flowable(content: bytes | None, height: float, max_width: float) -> Im
             return None
         scale = min(height / h, max_width / w)
         return Image(BytesIO(content), width=w * scale, height=h * scale)
-    except Exception:  # any decoder error: print without the image
-        log.warning("an image on the letterhead could not be read; printing without it")
+    except Exception as e:  # any decoder error: print without the image
+        log.warning("a logo or signature cannot be read (%s); printing without it", e)
         return None
 
 
@@ -338,23 +351,33 @@ def build_pdf(
             canvas.restoreState()
 
     out.parent.mkdir(parents=True, exist_ok=True)
-    SimpleDocTemplate(
-        str(out),
-        pagesize=pagesize,
-        leftMargin=MARGIN,
-        rightMargin=MARGIN,
-        topMargin=margins[0],
-        bottomMargin=margins[1],
-        title=title,
-        author=author,
-        subject=subject,
-        creator="Permit Desk",
-        initialFontName=font,
-    ).build(
-        story,
-        onFirstPage=on_page,
-        onLaterPages=on_page,
-        canvasmaker=numbered_canvas(
-            footer, font, page_width=pagesize[0], label=page_label, footer_y=footer_y
-        ),
-    )
+    created = not out.exists()
+    try:
+        SimpleDocTemplate(
+            str(out),
+            pagesize=pagesize,
+            leftMargin=MARGIN,
+            rightMargin=MARGIN,
+            topMargin=margins[0],
+            bottomMargin=margins[1],
+            title=title,
+            author=author,
+            subject=subject,
+            creator="Permit Desk",
+            initialFontName=font,
+        ).build(
+            story,
+            onFirstPage=on_page,
+            onLaterPages=on_page,
+            canvasmaker=numbered_canvas(
+                footer, font, page_width=pagesize[0], label=page_label, footer_y=footer_y
+            ),
+        )
+    except OSError as e:
+        if e.filename is not None:
+            raise  # a file it read (a font), named already
+        # Writing the PDF failed (a full disk): no half-written file is left, and the error
+        # names the file (reportlab's does not).
+        if created and out.is_file():
+            out.unlink(missing_ok=True)
+        raise OSError(e.errno, e.strerror or str(e), str(out)) from e

@@ -65,6 +65,7 @@ from ui.views.parcels import ParcelsView
 from ui.views.people import SECTION_TITLE as PEOPLE
 from ui.views.people import PeopleView
 from ui.views.permits import PermitsView
+from ui.views.register_check import RegisterCheckDialog, may_check
 from ui.views.reports import SECTION_TITLE as REPORTS
 from ui.views.reports import ReportsView
 from ui.views.rooming import SECTION_TITLE as ROOMING
@@ -391,6 +392,15 @@ class MainWindow(QMainWindow):
             self.new_municipality_action = self.admin_menu.addAction("New municipality…")
             self.new_municipality_action.setObjectName("admin:New municipality")
             self.new_municipality_action.triggered.connect(self.new_municipality)
+        # The register against its audit trail and the anchors file (ui/views/register_check.py).
+        self.check_register_action: QAction | None = None
+        if may_check(self.session.actor):
+            if self.admin_menu is None:
+                self.admin_menu = self.menuBar().addMenu("&Administration")
+            self.admin_menu.addSeparator()
+            self.check_register_action = self.admin_menu.addAction("Check the register…")
+            self.check_register_action.setObjectName("admin:Check the register")
+            self.check_register_action.triggered.connect(self.check_register)
 
     def _build_status_bar(self) -> None:
         bar = self.statusBar()
@@ -466,10 +476,10 @@ class MainWindow(QMainWindow):
         write: a user disabled meanwhile is signed out at their next action, and so is one
         whose roles an administrator changed (the window was built for the old ones)."""
         with self.database.read() as conn:
-            active, roles = user_access(conn, self.session.actor.user_id)
+            state, roles = user_access(conn, self.session.actor.user_id)
         reason = ""
-        if not active:
-            reason = SIGNED_OUT
+        if state != "active":
+            reason = SignedOut.LOCKED if state == "locked" else SIGNED_OUT
         elif roles != self.session.actor.roles:
             reason = ROLES_CHANGED
         if reason:
@@ -528,6 +538,14 @@ class MainWindow(QMainWindow):
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.accepted.connect(lambda: self._municipality_created(dialog.presenter.created_id))
         dialog.open()
+        return dialog
+
+    def check_register(self) -> QDialog:
+        """Administration → Check the register…: run off the UI thread, the outcome shown."""
+        dialog = RegisterCheckDialog(self.database, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        dialog.start()
         return dialog
 
     def _municipality_created(self, municipality_id: int | None) -> None:

@@ -309,7 +309,10 @@ class User:
     system: bool = False  # the built-in "command line" actor: audited, never signs in
     failed_sign_ins: int = 0  # wrong passwords in a row
     last_failed_at: datetime | None = None
-    locked_at: datetime | None = None  # too many failures: an administrator unlocks
+    # Locked by an administrator on purpose (revision 0023): wrong passwords only delay the
+    # next try. Another administrator unlocks it.
+    locked_at: datetime | None = None
+    locked_by_id: int | None = None
     id: int | None = None
     version: int = 0  # set by the mapper (schema.version_column)
 

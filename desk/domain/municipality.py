@@ -7,7 +7,8 @@ Municipality screen (Administration → Municipality).
   earlier reprints with the version then in force, so nothing already issued silently changes.
 - Images (`MunicipalityImage`) are never changed or deleted: a new upload is a new row, and
   the versions that used the old one keep pointing at it. PNG or JPEG only, recognised by their
-  first bytes (not the file name), at most 1 MB.
+  first bytes (not the file name), at most 1 MB; desk.pictures then decodes it whole (at most
+  25 megapixels) before it is stored.
 - Settings kept in `Municipality.settings` (the profile JSON):
   - `settings["cashiering"][...]`: desk.domain.cashiering.SETTING_KEYS (refunds, NSF charge);
   - `settings["licensing"]["vacate_days"]`: Hudson ch. 140 C, 60 days when not set;
@@ -219,7 +220,8 @@ def check_c404_threshold(value: Any) -> Decimal:
 
 
 def image_media_type(kind: ImageKind, content: bytes) -> str:
-    """PNG or JPEG, told by the file's first bytes; a ValidationError names the image."""
+    """PNG or JPEG, told by the file's first bytes; a ValidationError names the image. Only
+    what the file claims to be: desk.pictures.read_picture decodes it."""
     if not content:
         raise ValidationError(kind.label, "the file is empty")
     if len(content) > MAX_IMAGE_BYTES:

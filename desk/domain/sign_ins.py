@@ -1,30 +1,57 @@
-"""Wrong passwords in a row: a few are forgiven, then each further try waits longer, then the
-account is locked until an administrator unlocks it (or resets its password). Guessing a
-password at the counter PC or over the network then takes years, not minutes."""
+"""Wrong passwords in a row: a few are forgiven, then each further try waits longer, up to a
+few minutes; after a quiet spell the count starts over. Wrong passwords never lock an account:
+a lock anyone could set by typing a user name ten times would let an outsider lock every
+administrator out. Only an administrator locks an account, on purpose.
+
+At one try per LONGEST_WAIT a guesser gets a few hundred tries a day on one account, which the
+password rule (desk.domain.passwords: no common passwords) is there to make useless."""
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 
 FREE_TRIES = 5  # typing mistakes: no delay
-LOCK_AFTER = 10  # failures in a row that lock the account
 FIRST_WAIT = timedelta(seconds=15)  # after the 6th failure; doubled after each further one
+LONGEST_WAIT = timedelta(minutes=5)
+QUIET = timedelta(minutes=15)  # this long after the last failure, the count starts over
 
-LOCKED = (
-    "This account is locked after {n} wrong passwords in a row; an administrator unlocks it "
-    "under Administration → Users."
+# Every refusal reads the same, whatever the reason (an unknown name, a disabled, locked or
+# throttled account, a wrong password): different words would tell an outsider which user
+# names exist. The hint is true for everyone, so it tells nothing either.
+REFUSED = (
+    "Unknown user name or wrong password. After several wrong tries in a row, wait "
+    f"{int(LONGEST_WAIT.total_seconds() // 60)} minutes before you try again."
 )
+
+# Why a sign-in was refused, as the audit trail records it (administrators only).
+UNKNOWN = "unknown user name"
+DISABLED = "disabled"
+SYSTEM = "built-in account"
+LOCKED = "locked by an administrator"
+THROTTLED = "too soon after wrong passwords"
+WRONG_PASSWORD = "wrong password"
+
+
+def failures_in_a_row(failures: int, last_failed_at: datetime | None, now: datetime) -> int:
+    """The wrong passwords that still count: none once QUIET has passed since the last."""
+    if last_failed_at is None or now - last_failed_at >= QUIET:
+        return 0
+    return failures
+
+
+def wait_after(failures: int) -> timedelta:
+    """How long after the last of `failures` wrong passwords in a row the next is checked."""
+    if failures <= FREE_TRIES:
+        return timedelta(0)
+    doublings = min(failures - FREE_TRIES - 1, 20)  # 15 s · 2**20 is far past the cap
+    return min(FIRST_WAIT * 2**doublings, LONGEST_WAIT)
 
 
 def wait_before_next_try(failures: int, last_failed_at: datetime | None, now: datetime) -> int:
     """Whole seconds the user must still wait before a password is checked again; 0 when it
     may be tried now."""
-    if failures <= FREE_TRIES or last_failed_at is None:
+    count = failures_in_a_row(failures, last_failed_at, now)
+    if count <= FREE_TRIES or last_failed_at is None:
         return 0
-    wait = FIRST_WAIT * 2 ** (failures - FREE_TRIES - 1)
-    left = last_failed_at + wait - now
+    left = last_failed_at + wait_after(count) - now
     return max(0, int(left.total_seconds() + 0.999))
-
-
-def too_soon(seconds: int) -> str:
-    return f"Too many wrong passwords: wait {seconds} seconds before you try again."

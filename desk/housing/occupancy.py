@@ -92,8 +92,9 @@ class Room:
 
     def area_under(self, at_least_ft: Decimal) -> Decimal:
         """Floor area with a clear ceiling of `at_least_ft` or more."""
-        parts = self.ceiling or (CeilingPart(DEFAULT_CEILING_FT, self.floor_area),)
-        return sum((p.area for p in parts if p.height_ft >= at_least_ft), Decimal(0))
+        if not self.ceiling:  # the whole floor at DEFAULT_CEILING_FT
+            return self.floor_area if at_least_ft <= DEFAULT_CEILING_FT else Decimal(0)
+        return sum((p.area for p in self.ceiling if p.height_ft >= at_least_ft), Decimal(0))
 
 
 @dataclass(frozen=True)

@@ -68,6 +68,7 @@ from desk.errors import NotFound, PermissionDenied, RuleViolation, ValidationErr
 from desk.services.cashiering import add_fee_line_within
 from desk.services.fees import failure_to_call_occurrence
 from desk.services.uow import UnitOfWork
+from desk.text import sentence_start
 
 CERTIFICATE_SERIES = "CO"  # gapless per municipality and year, like permits (15.1.13(a))
 # The sequences whose final inspection leads to a certificate of occupancy (15.1.13(a): no
@@ -116,7 +117,7 @@ def _sequence(uow: UnitOfWork, permit: Permit) -> tuple[InspectionSequence, Muni
     seq = sequence_for(muni.ordinance, permit.kind)
     if seq is None:
         raise RuleViolation(
-            f"{permit_label(permit).capitalize()} is of a kind with no inspections."
+            f"{sentence_start(permit_label(permit))} is of a kind with no inspections."
         )
     return seq, muni
 
@@ -264,7 +265,7 @@ def request_inspection(
         itype = seq.type(r.type_code)
         if permit.status not in ACTIVE and itype.timing is not Timing.BEFORE_PERMIT:
             raise RuleViolation(
-                f"{permit_label(permit).capitalize()} is {permit.status.label.lower()}: "
+                f"{sentence_start(permit_label(permit))} is {permit.status.label.lower()}: "
                 "inspections are requested on a live permit."
             )
         rows = uow.inspections.for_permit(permit.id or 0)
@@ -723,7 +724,7 @@ def issue_certificate(
         permit = _permit(uow, c.permit_id)
         if not permit.number:
             raise RuleViolation(
-                f"{permit_label(permit).capitalize()} is not issued; a certificate of occupancy "
+                f"{sentence_start(permit_label(permit))} is not issued; a certificate of occupancy "
                 "follows the permit's final inspection."
             )
         seq, muni = _sequence(uow, permit)

@@ -92,6 +92,7 @@ from desk.services.cashiering import permit_label
 from desk.services.lifecycle import permit_dates, term_end
 from desk.services.uow import UnitOfWork
 from desk.services.versions import check_version
+from desk.text import sentence_start
 
 DEPOSIT_CODE = cashiering.DEPOSIT_CODE
 # Who the contractor on a permit is, for an annual bond (§435-7.K "the principal") and a
@@ -1348,7 +1349,7 @@ def record_deposit(uow: UnitOfWork, clock: Clock, actor: Actor, d: DepositInput)
         if open_rows:
             r = open_rows[0]
             raise RuleViolation(
-                f"{permit_label(permit).capitalize()} already has a street deposit of "
+                f"{sentence_start(permit_label(permit))} already has a street deposit of "
                 f"{format_money(r.amount)} on file ({r.status.value.replace('_', ' ')})"
             )
         row = StreetDeposit(

@@ -39,6 +39,7 @@ from desk.fees.model import AssessedLine, ScheduleVersion, StoredVersion
 
 if TYPE_CHECKING:  # the parcel import's types: its module is read only when a file is
     from desk.imports.parcels import ImportPlan, RegisterParcel
+    from desk.services.tokens import TokenRepository  # it imports this module
 
 T = TypeVar("T")
 
@@ -321,6 +322,7 @@ class UnitOfWork(Protocol):
     enforcement: EnforcementRepository  # code enforcement (Hudson 140-3)
     records: RecordRepository  # parcels and people: references and merges
     imports: ImportRepository  # the county's parcel file, in bulk
+    tokens: TokenRepository  # sign-in tokens for scripted set-ups (desk/services/tokens.py)
     # A register opened for looking only (a copy on a CD): act_as refuses every change.
     read_only: bool
 

@@ -1,5 +1,7 @@
 """The audit trail is tamper-evident (each row's hash chains onto the row before it), append-only
-on PostgreSQL, and `db check` names what is wrong: a changed row, a gap in a numbered series."""
+(triggers on both backends), and `db check` names what is wrong: a changed row, a gap in a
+numbered series. What the chain alone cannot see (a trail cut short or chained again) is for the
+anchors: tests/db/test_audit_anchors.py."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-from sqlalchemy import select, text
+from sqlalchemy import Engine, select, text
 from sqlalchemy.exc import DBAPIError
 
 from db import schema
@@ -20,6 +22,8 @@ from db.migrate import check, upgrade
 from desk.clock import FixedClock
 from desk.services import permits
 from permitdesk.cli import main
+from tests.cli_sign_in import signed
+from tests.db.tampering import tamper
 from tests.factories import Register, application, seed_register
 
 
@@ -45,28 +49,30 @@ def test_services_leave_an_unbroken_chain_and_check_finds_nothing(
 
 
 def test_a_row_changed_with_raw_sql_is_named_by_db_check(
-    database: Database, clock: FixedClock
+    database: Database, owner_engine: Engine, clock: FixedClock
 ) -> None:
-    if database.engine.dialect.name != "sqlite":
-        pytest.skip("on PostgreSQL the trigger refuses the change (next test)")
+    """By whoever can put the append-only triggers out of the way (the file's or the
+    database's owner): the chain no longer follows."""
     permit_id = _a_few_changes(database, clock)[0].permit_id
     a = schema.audit_event.c
-    with database.engine.begin() as conn:
+    with database.engine.connect() as conn:
         row_id = conn.scalars(
             select(a.id).where(a.entity == "permit", a.entity_id == permit_id).order_by(a.id)
         ).first()
-        conn.execute(text("UPDATE audit_event SET changes = '[]' WHERE id = :id"), {"id": row_id})
+    tamper(owner_engine, ("UPDATE audit_event SET changes = '[]' WHERE id = :id", {"id": row_id}))
     assert _audit_problems(database) == [
         f"audit trail: row {row_id} was changed or removed after it was written "
         "(its hash does not follow from the row before)"
     ]
 
 
-def test_postgresql_refuses_to_update_or_delete_an_audit_row(
+def test_sqlite_refuses_to_update_or_delete_an_audit_row(
     database: Database, clock: FixedClock
 ) -> None:
-    if database.engine.dialect.name != "postgresql":
-        pytest.skip("the append-only trigger is PostgreSQL's")
+    """Revision 0023's triggers: a person with the file can drop them (tests/db/tampering.py),
+    which the anchors and the journal check are for; a slip in a database tool cannot."""
+    if database.engine.dialect.name != "sqlite":
+        pytest.skip("the SQLite triggers")
     _a_few_changes(database, clock)
     for sql in (
         "UPDATE audit_event SET changes = '[]' WHERE id = (SELECT MIN(id) FROM audit_event)",
@@ -75,6 +81,25 @@ def test_postgresql_refuses_to_update_or_delete_an_audit_row(
         with (
             pytest.raises(DBAPIError, match="the audit trail is append-only"),
             database.engine.begin() as conn,
+        ):
+            conn.execute(text(sql))
+    assert _audit_problems(database) == []
+
+
+def test_postgresql_refuses_to_update_or_delete_an_audit_row(
+    database: Database, owner_engine: Engine, clock: FixedClock
+) -> None:
+    if database.engine.dialect.name != "postgresql":
+        pytest.skip("the append-only trigger is PostgreSQL's")
+    _a_few_changes(database, clock)
+    for sql in (
+        "UPDATE audit_event SET changes = '[]' WHERE id = (SELECT MIN(id) FROM audit_event)",
+        "DELETE FROM audit_event WHERE id = (SELECT MAX(id) FROM audit_event)",
+    ):
+        # Even the owner, who may: the workstations' role may not try (test_pg_roles.py).
+        with (
+            pytest.raises(DBAPIError, match="the audit trail is append-only"),
+            owner_engine.begin() as conn,
         ):
             conn.execute(text(sql))
     assert _audit_problems(database) == []
@@ -131,7 +156,7 @@ def test_a_gap_in_the_permit_numbers_is_reported(database: Database, clock: Fixe
 
 
 def test_the_export_has_the_periods_rows_with_who_made_them(
-    database: Database, clock: FixedClock, tmp_path: Path
+    database: Database, clock: FixedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     permit_id = _a_few_changes(database, clock)[0].permit_id
     out = tmp_path / "audit.xlsx"
@@ -150,12 +175,16 @@ def test_the_export_has_the_periods_rows_with_who_made_them(
                 str(out),
                 "--database-url",
                 url,
+                *signed(monkeypatch),  # an administrator
             ]
         )
         == 0
     )
     with database.engine.connect() as conn:
-        written = conn.execute(select(schema.audit_event).order_by(schema.audit_event.c.id)).all()
+        every = conn.execute(select(schema.audit_event).order_by(schema.audit_event.c.id)).all()
+    # The period's rows: not the administrator's sign-in for the export, made today.
+    written = [w for w in every if w.at.date() == clock.today()]
+    assert {w.entity for w in every[len(written) :]} == {"sign_in", "user"}
     ws = openpyxl.load_workbook(out).active
     assert ws is not None
     header = next(r for r in range(1, 10) if ws.cell(r, 1).value == "When (UTC)")
@@ -181,6 +210,7 @@ def test_the_export_has_the_periods_rows_with_who_made_them(
                 str(out),
                 "--database-url",
                 url,
+                *signed(monkeypatch),  # an administrator
             ]
         )
         == 0

@@ -14,6 +14,8 @@ from db.engine import make_engine, sqlite_url
 from db.migrate import current_revision, head_revision, upgrade
 from desk import __version__
 from permitdesk.cli import main
+from tests.cli_sign_in import signed
+from tests.db.test_cli_db_signing import first_administrator, user_row
 
 
 def _fresh(path: Path) -> Path:
@@ -92,36 +94,41 @@ def test_user_errors_exit_2_with_one_line_naming_the_problem(
 
 
 def test_a_newer_database_is_refused_with_exit_2(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = _fresh(tmp_path / "d.db")
+    first_administrator(path)
     engine = make_engine(sqlite_url(path))
     with engine.begin() as conn:
         conn.execute(text("UPDATE alembic_version SET version_num = '9999'"))
     engine.dispose()
-    assert main(["db", "upgrade", "--db", str(path)]) == 2
+    assert main(["db", "upgrade", "--db", str(path), *signed(monkeypatch)]) == 2
     assert "newer than this version of Permit Desk" in capsys.readouterr().err
 
 
 def test_db_upgrade_backs_up_and_upgrades_an_old_database(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "old.db"
     engine = make_engine(sqlite_url(path))
     upgrade(engine, "0001")
+    user_row(engine)  # its administrator upgrades it
     engine.dispose()
-    assert main(["db", "upgrade", "--db", str(path)]) == 0
+    assert main(["db", "upgrade", "--db", str(path), *signed(monkeypatch)]) == 0
     out = capsys.readouterr().out
     assert f"upgraded from revision 0001 to {head_revision()}" in out
     assert len(list(tmp_path.glob("old.before-*.bak.db"))) == 1
-    assert main(["db", "upgrade", "--db", str(path)]) == 0
+    assert main(["db", "upgrade", "--db", str(path), *signed(monkeypatch)]) == 0
     assert "up to date" in capsys.readouterr().out
 
 
-def test_db_backup_writes_a_consistent_copy(tmp_path: Path) -> None:
+def test_db_backup_writes_a_consistent_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = _fresh(tmp_path / "d.db")
+    first_administrator(path)
     out = tmp_path / "copy.db"
-    assert main(["db", "backup", "--db", str(path), "--out", str(out)]) == 0
+    assert main(["db", "backup", "--db", str(path), "--out", str(out), *signed(monkeypatch)]) == 0
     engine = make_engine(sqlite_url(out))
     assert current_revision(engine) == head_revision()
     engine.dispose()
@@ -164,12 +171,14 @@ def test_a_path_on_a_network_share_is_recognised() -> None:
 
 
 def test_lifecycle_sweep_and_due_list_the_permits_by_number(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from datetime import date, timedelta
 
+    from db.queries import permit_history
     from desk.clock import FixedClock
     from desk.services import permits
+    from tests.cli_sign_in import ready, signed
     from tests.factories import make_issuable, seed_register
 
     path = tmp_path / "d.db"
@@ -179,11 +188,20 @@ def test_lifecycle_sweep_and_due_list_the_permits_by_number(
     reg = seed_register(database, clock)
     make_issuable(database, clock, reg.inspector, reg.permit_id)
     permits.issue_permit(database.uow(), clock, reg.inspector, reg.permit_id)
+    ready(database, "ivan")
     database.close()
-    assert main(["lifecycle", "due", "--db", str(path), "--days", "30"]) == 0
+    due = ["lifecycle", "due", "--db", str(path), "--days", "30"]
+    assert main([*due, *signed(monkeypatch, "ivan")]) == 0
     assert "City of Glendale: 0 permit(s) due" in capsys.readouterr().out
-    assert main(["lifecycle", "sweep", "--db", str(path)]) == 0
+    assert main(["lifecycle", "sweep", "--db", str(path), *signed(monkeypatch, "ivan")]) == 0
     out = capsys.readouterr().out
     year = (today - timedelta(days=200)).year
     assert f"{year}-0001\texpired" in out and "Work must start (15.1.8(b))" in out
     assert "City of Glendale: 1 permit(s) expired" in out
+    database = open_database(sqlite_url(path))
+    try:
+        with database.read() as conn:
+            newest = permit_history(conn, reg.permit_id)[0]
+    finally:
+        database.close()
+    assert newest.username == "ivan"  # the sweep is recorded as the inspector's who ran it

@@ -20,6 +20,7 @@ from db.engine import sqlite_url
 from desk.clock import FixedClock
 from permitdesk import cli
 from permitdesk.cli import main
+from tests.cli_sign_in import PASSWORD, lines
 from tests.factories import seed_register
 
 PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(64)
@@ -126,7 +127,7 @@ BAD_ARGUMENTS = (
     (["gui", "--size", "10x10", "--screenshot", "{root}/s.png"], "--size"),
     (["gui", "--size", "wide", "--screenshot", "{root}/s.png"], "--size"),
     (["db", "check", "--database-url", "postgresql://u@[::1/x"], "database URL"),
-    (["db", "backup", "--db", "{real}", "--out", "{root}/folder"], "--out"),
+    (["db", "backup", "--db", "{real}", "--out", "{root}/folder", "--user", "admin"], "--out"),
 )
 
 
@@ -139,7 +140,8 @@ def test_a_bad_argument_is_one_line_naming_it_and_exit_2(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     argv = [a.format(root=files["root"], real=files["real"]) for a in argv]
-    code, out, err = _run(argv, capsys, monkeypatch)
+    password = lines(PASSWORD) if "--user" in argv else ""  # the user signs in first
+    code, out, err = _run(argv, capsys, monkeypatch, stdin=password)
     _assert_one_line(code, out, err, 2)
     assert named in err
 
@@ -205,8 +207,11 @@ FULL_DISK = (
 def test_a_full_disk_is_exit_3_naming_the_file(command: list[str], files: dict[str, Path]) -> None:
     # A real process: a zip file that fails to close again when garbage-collected writes its
     # traceback straight to stderr, past every handler (pytest would catch it as a warning).
+    # Each signs the administrator in first (`db backup` too).
+    sign_in = ["--user", "admin"]
     run = subprocess.run(
-        [sys.executable, "-m", "permitdesk", *command, "--db", str(files["real"])],
+        [sys.executable, "-m", "permitdesk", *command, "--db", str(files["real"]), *sign_in],
+        input=lines(PASSWORD),
         capture_output=True,
         text=True,
         env={**os.environ, "XDG_STATE_HOME": str(files["root"] / "state")},

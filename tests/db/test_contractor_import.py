@@ -26,6 +26,7 @@ from desk.services.people import contractors
 from permitdesk.cli import main
 from reports.contractor_import_report import export_contractor_dry_run_xlsx
 from reports.contractor_template import write_contractor_template
+from tests.cli_sign_in import ready, signed
 from tests.factories import Register, seed_register
 
 ROWS = [
@@ -378,16 +379,21 @@ def test_the_empty_template_is_refused_in_one_sentence_naming_the_file(tmp_path:
 # --- the command line -------------------------------------------------------------------------
 
 
-def test_the_command_prints_the_dry_run_then_imports_as_the_command_line(
-    database: Database, clock: FixedClock, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+def test_the_command_prints_the_dry_run_then_imports_as_the_clerk_who_signed_in(
+    database: Database,
+    clock: FixedClock,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     seed_register(database, clock)
+    ready(database, "carol", "ivan")
     rows = [*ROWS, {"Name": "Nobody", "Credential": "Wizard", "Credential number": "W-1"}]
     path = _write_csv(tmp_path / "contractors.csv", rows, "utf-8-sig")
     url = database.engine.url.render_as_string(hide_password=False)
     report = tmp_path / "dry.xlsx"
     args = ["people", "import", str(path), "--database-url", url]
-    assert main([*args, "--dry-run", "--report", str(report)]) == 0
+    assert main([*args, "--dry-run", "--report", str(report), *signed(monkeypatch, "carol")]) == 0
     out = capsys.readouterr().out
     assert "2 new, 0 changed, 0 unchanged; 3 credentials added, 0 renewed; 1 rejected" in out
     assert "row 5\tNobody\tCredential: 'Wizard' is not a credential kind" in out
@@ -395,14 +401,17 @@ def test_the_command_prints_the_dry_run_then_imports_as_the_command_line(
     assert load_workbook(report).sheetnames[0] == "Summary"
     assert _count(database, schema.credential) == 0
 
-    assert main(args) == 0
+    # Importing is the clerk's and the administrator's (desk.domain.permissions).
+    assert main([*args, *signed(monkeypatch, "ivan")]) == 2
+    assert "only a user with the role administrator or clerk may import" in capsys.readouterr().err
+    assert main([*args, *signed(monkeypatch, "carol")]) == 0
     assert "Imported: 2 new, 0 changed; 3 credentials added, 0 renewed" in capsys.readouterr().out
     pena = _party(database, "Peña Electric LLC")
     (created,) = _audit(database, "party", pena.id)
     u = schema.app_user
     with database.read() as conn:
         by = conn.scalar(select(u.c.username).where(u.c.id == created.user_id))
-    assert by == "command line"
+    assert by == "carol"
 
 
 def test_the_command_refuses_a_bad_file_in_one_line_with_exit_2(

@@ -250,11 +250,15 @@ def test_a_municipality_without_permit_kinds_has_no_fee_schedule_and_says_so(
 
 
 def test_the_clerk_gets_the_special_charges_as_a_workbook(
-    hudson: tuple[Database, str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    hudson: tuple[Database, str, Path],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from openpyxl import load_workbook
 
     from permitdesk.cli import main
+    from tests.cli_sign_in import signed_demo
 
     database, _, path = hudson
     es = schema.enforcement_escalation
@@ -264,10 +268,8 @@ def test_the_clerk_gets_the_special_charges_as_a_workbook(
         )
         rows = eq.special_charges(conn, _mid(database), year)
     out = tmp_path / "charges.xlsx"
-    assert (
-        main(["enforcement", "charges", "--year", str(year), "--db", str(path), "--xlsx", str(out)])
-        == 0
-    )
+    argv = ["enforcement", "charges", "--year", str(year), "--db", str(path), "--xlsx", str(out)]
+    assert main([*argv, *signed_demo(monkeypatch, "clerk")]) == 0
     assert f"Written to {out}" in capsys.readouterr().out
     ws = load_workbook(out).active
     assert ws is not None and ws.title == "City of Hudson"

@@ -24,6 +24,7 @@ from desk.clock import FixedClock
 from desk.domain.sureties import DepositStatus
 from desk.services import cashiering, sureties, users
 from permitdesk.cli import main
+from tests.cli_sign_in import signed_demo
 
 TODAY = date(2026, 11, 29)
 
@@ -75,7 +76,10 @@ def test_the_demo_has_bonds_and_certificates_expiring_and_insufficient(
 
 
 def test_the_cli_writes_the_deposits_and_expiring_reports(
-    demo: tuple[Path, Database, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    demo: tuple[Path, Database, str],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     path, _, _ = demo
     xlsx, pdf = tmp_path / "deposits.xlsx", tmp_path / "deposits.pdf"
@@ -91,6 +95,7 @@ def test_the_cli_writes_the_deposits_and_expiring_reports(
             str(xlsx),
             "--pdf",
             str(pdf),
+            *signed_demo(monkeypatch, "clerk"),
         ]
     )
     assert code == 0
@@ -114,10 +119,12 @@ def test_the_cli_writes_the_deposits_and_expiring_reports(
             str(e_pdf),
             "--letters",
             str(letters),
+            *signed_demo(monkeypatch, "clerk"),
         ]
     )
     assert code == 0
     assert "bond(s) and certificate(s) end within 60 days" in capsys.readouterr().out
     assert len(PdfReader(letters).pages) >= 1
-    assert main(["report", "deposits", "--db", str(path), "--as-of", "11/29/2026"]) == 2
+    argv = ["report", "deposits", "--db", str(path), "--as-of", "11/29/2026"]
+    assert main([*argv, *signed_demo(monkeypatch, "clerk")]) == 2
     assert "--as-of '11/29/2026' is not a date YYYY-MM-DD" in capsys.readouterr().err

@@ -16,6 +16,7 @@ from desk.clock import FixedClock
 from desk.enforcement.model import ServiceMethod
 from desk.services.enforcement import notices, petitions
 from permitdesk.cli import main
+from tests.cli_sign_in import signed
 from tests.db.enforcement_setup import case_with_notice, office
 
 PLACE = "Council Chambers, City Hall"
@@ -26,7 +27,10 @@ def _text(path: Path) -> str:
 
 
 def test_the_docket_command_writes_the_hearings_of_the_meeting_date(
-    tmp_path: Path, clock: FixedClock, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    clock: FixedClock,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     path = tmp_path / "register.db"
     database = open_database(sqlite_url(path))
@@ -56,7 +60,7 @@ def test_the_docket_command_writes_the_hearings_of_the_meeting_date(
         database.close()
     out = tmp_path / "docket.pdf"
     args = ["enforcement", "docket", "--date", "2026-03-17", str(out), "--db", str(path)]
-    assert main(args) == 0
+    assert main([*args, *signed(monkeypatch)]) == 0
     said = capsys.readouterr().out
     assert "2 hearing(s) on 2026-03-17" in said
     text = _text(out)
@@ -68,7 +72,8 @@ def test_the_docket_command_writes_the_hearings_of_the_meeting_date(
 
     other = tmp_path / "other.pdf"
     args = ["enforcement", "docket", "--date", "2026-03-18", str(other), "--db", str(path)]
-    assert main(args) == 0
+    assert main([*args, *signed(monkeypatch)]) == 0
     assert "No hearing is scheduled for 03/18/2026." in _text(other)
-    assert main(["enforcement", "docket", "--date", "17.3.2026", str(other), "--db", str(path)])
+    args = ["enforcement", "docket", "--date", "17.3.2026", str(other), "--db", str(path)]
+    assert main([*args, *signed(monkeypatch)])
     assert "--date 17.3.2026: give the meeting date as YYYY-MM-DD" in capsys.readouterr().err

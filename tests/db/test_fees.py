@@ -19,7 +19,7 @@ from desk.domain.enums import PartyRole
 from desk.errors import PermissionDenied, RuleViolation, ValidationError
 from desk.fees.engine import QuoteItem, QuoteRequest
 from desk.services import fees, permits
-from tests.factories import application, seed_register
+from tests.factories import PASSWORD, application, seed_register
 
 D = Decimal
 NEW_HOUSE = QuoteRequest(
@@ -252,8 +252,10 @@ def test_the_quote_cli_uses_the_databases_schedule_with_db(
         ),
     )
     database.close()
+    # An administrator signs in: the password is the first line, the request the rest.
     result = _quote_cli(
-        ["--municipality", "glendale", "--db", str(path), "--on", "2026-07-01"], json.dumps(REQUEST)
+        ["--municipality", "glendale", "--db", str(path), "--on", "2026-07-01", "--user", "admin"],
+        f"{PASSWORD}\n{json.dumps(REQUEST)}",
     )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["total"] == "444.00"

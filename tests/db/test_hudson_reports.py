@@ -312,13 +312,17 @@ def test_a_ch_512_municipality_cites_ch_512_and_glendale_keeps_both_parts(
 
 
 def test_the_cli_refuses_the_permit_only_reports_for_hudson(
-    tmp_path: Path, clock: FixedClock, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    clock: FixedClock,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Hudson has no permits: the Act 211 filing and the BLDS export are refused with the
     reason, not written empty."""
     from db.database import open_database
     from db.engine import sqlite_url
     from permitdesk.cli import main
+    from tests.cli_sign_in import signed
 
     path = tmp_path / "hudson.db"
     database = open_database(sqlite_url(path))
@@ -328,15 +332,14 @@ def test_the_cli_refuses_the_permit_only_reports_for_hudson(
         database.close()
     act211 = tmp_path / "act211.xlsx"
     args = ["report", "act211", "--month", "2026-03", "--xlsx", str(act211), "--db", str(path)]
-    assert main(args) == 2
+    assert main([*args, *signed(monkeypatch)]) == 2
     assert "no permit kinds" in capsys.readouterr().err
     assert not act211.exists()
-    assert main(["export", "blds", "--out", str(tmp_path / "blds"), "--db", str(path)]) == 2
+    blds = ["export", "blds", "--out", str(tmp_path / "blds"), "--db", str(path)]
+    assert main([*blds, *signed(monkeypatch)]) == 2
     assert "no permit kinds" in capsys.readouterr().err
     assert not (tmp_path / "blds" / "permits.csv").exists()
     monthly = tmp_path / "monthly.pdf"
-    assert (
-        main(["report", "monthly", "--month", "2026-03", "--pdf", str(monthly), "--db", str(path)])
-        == 0
-    )
+    args = ["report", "monthly", "--month", "2026-03", "--pdf", str(monthly), "--db", str(path)]
+    assert main([*args, *signed(monkeypatch)]) == 0
     assert "code enforcement" in capsys.readouterr().out.lower()

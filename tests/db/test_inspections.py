@@ -479,13 +479,14 @@ def test_erosion_sites_get_their_visit_requests_for_the_period(
 
 
 def test_the_route_sheet_command_writes_the_inspectors_day(
-    tmp_path: object, clock: FixedClock
+    tmp_path: object, clock: FixedClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from pathlib import Path
 
     from db.database import open_database
     from db.engine import sqlite_url
     from permitdesk.cli import main
+    from tests.cli_sign_in import ready, signed
 
     assert isinstance(tmp_path, Path)
     path = tmp_path / "cli.db"
@@ -496,11 +497,13 @@ def test_the_route_sheet_command_writes_the_inspectors_day(
         ivan = iq.user_by_name(conn, "Ivan Inspector")
     assert ivan is not None
     svc.schedule_inspection(database.uow(), clock, reg.clerk, loc, ivan[0], date(2026, 3, 17))
+    ready(database, "ivan")
     database.close()
     out = tmp_path / "route.pdf"
-    args = ["report", "route-sheet", "--db", str(path), "--inspector", "ivan"]
-    assert main([*args, "--date", "2026-03-17", "--pdf", str(out)]) == 0
+    args = ["report", "route-sheet", "--db", str(path), "--pdf", str(out)]
+    ivans = [*args, "--inspector", "ivan"]
+    assert main([*ivans, "--date", "2026-03-17", *signed(monkeypatch, "ivan")]) == 0
     assert out.exists() and out.stat().st_size > 1000
-    assert main([*args, "--date", "17/03/2026", "--pdf", str(out)]) == 2
-    assert main(["report", "route-sheet", "--db", str(path), "--inspector", "nobody",
-                 "--date", "2026-03-17", "--pdf", str(out)]) == 2  # fmt: skip
+    assert main([*ivans, "--date", "17/03/2026", *signed(monkeypatch, "ivan")]) == 2
+    nobodys = [*args, "--inspector", "nobody", "--date", "2026-03-17"]
+    assert main([*nobodys, *signed(monkeypatch, "ivan")]) == 2

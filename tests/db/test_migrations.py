@@ -15,7 +15,7 @@ from db.database import open_database
 from db.engine import DatabaseError, make_engine, sqlite_url
 from db.migrate import check, current_revision, head_revision, upgrade
 from db.schema import metadata
-from tests.conftest import reset_postgres
+from tests.conftest import PgRegister, reset_postgres, workstation_check
 
 FIRST = "0001"
 TABLES_AT_FIRST = (
@@ -90,7 +90,10 @@ def _fill_first_revision(engine: Engine) -> None:
         conn.execute(
             text(
                 "INSERT INTO audit_event (id, at, user_id, entity, entity_id, permit_id, action, "
-                "changes) VALUES (1, '2025-04-15 14:00:00', 1, 'permit', 1, 1, 'update', '[]')"
+                "changes) VALUES (1, '2025-04-14 09:00:00', NULL, 'user', 1, NULL, 'create', "
+                '\'[{"field": "roles_text", "old": null, "new": "administrator"}, '
+                '{"field": "active", "old": null, "new": "True"}]\'), '
+                "(2, '2025-04-15 14:00:00', 1, 'permit', 1, 1, 'update', '[]')"
             )
         )
         conn.execute(
@@ -156,7 +159,7 @@ def test_an_sqlite_database_at_the_first_revision_upgrades_keeping_every_row(
 
 @pytest.mark.postgres
 def test_a_postgresql_database_at_the_first_revision_upgrades_keeping_every_row(
-    pg_server_url: str,
+    pg_server_url: str, pg_register: PgRegister
 ) -> None:
     reset_postgres(pg_server_url)
     engine = make_engine(pg_server_url)
@@ -170,8 +173,8 @@ def test_a_postgresql_database_at_the_first_revision_upgrades_keeping_every_row(
     assert _dump(db.engine, first_columns) == before
     with db.read() as conn:
         assert queries.count_permits(conn, 1, "2025-0042") == 1
-    assert check(db.engine) == []
     db.close()
+    assert workstation_check(pg_register) == []
 
 
 def test_a_database_newer_than_the_app_is_refused_with_a_clear_message(tmp_path: Path) -> None:
@@ -342,4 +345,66 @@ def test_revision_0016_adds_the_checklist_reopenings_on_postgresql(pg_server_url
     reset_postgres(pg_server_url)
     engine = make_engine(pg_server_url)
     _at_0015_then_head(engine)
+    engine.dispose()
+
+
+def test_revision_0023_lifts_the_locks_wrong_passwords_left_with_an_audit_row_each(
+    tmp_path: Path,
+) -> None:
+    """Wrong passwords no longer lock an account: a register upgraded with an account they had
+    locked opens it, and says so in the audit trail, so the register agrees with its journal."""
+    from datetime import UTC, datetime
+
+    from db import audit_chain
+    from db.journal_check import journal_problems
+
+    engine = make_engine(sqlite_url(tmp_path / "locked.db"))
+    upgrade(engine, "0022")
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO app_user (id, username, full_name, password_hash, roles, active, "
+                "failed_sign_ins, locked_at) VALUES (1, 'admin', 'Alex Administrator', 'x', "
+                "'administrator', :t, 10, '2026-11-30 15:00:00')"
+            ),
+            {"t": True},
+        )
+        audit_chain.append(
+            conn,
+            [
+                {
+                    "at": datetime(2026, 11, 1, tzinfo=UTC),
+                    "user_id": None,
+                    "entity": "user",
+                    "entity_id": 1,
+                    "permit_id": None,
+                    "action": "create",
+                    "changes": [
+                        {"field": "roles_text", "old": None, "new": "administrator"},
+                        {"field": "active", "old": None, "new": "True"},
+                    ],
+                },
+                {
+                    "at": datetime(2026, 11, 30, 15, tzinfo=UTC),
+                    "user_id": None,
+                    "entity": "user",
+                    "entity_id": 1,
+                    "permit_id": None,
+                    "action": "update",
+                    "changes": [{"field": "locked_at", "old": None, "new": "2026-11-30"}],
+                },
+            ],
+        )
+    upgrade(engine)
+    with engine.connect() as conn:
+        locked, failed = conn.execute(
+            text("SELECT locked_at, failed_sign_ins FROM app_user WHERE id = 1")
+        ).one()
+        last = conn.execute(
+            text("SELECT action, changes FROM audit_event ORDER BY id DESC LIMIT 1")
+        ).one()
+        assert (locked, failed) == (None, 0)
+        assert last.action == "update" and '"locked_at"' in str(last.changes)
+        assert journal_problems(conn) == []
+    assert check(engine) == []
     engine.dispose()

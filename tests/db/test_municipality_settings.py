@@ -23,11 +23,12 @@ from desk.services import cashiering as cash
 from desk.services import licensing
 from desk.services import municipality as svc
 from tests.db.test_cashiering import _deposit, _office
+from tests.db.test_images import picture
 from tests.factories import Register, seed_register
 
 TODAY = date(2026, 3, 2)
-PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 120
-JPEG = b"\xff\xd8\xff\xe0" + b"\x00" * 200
+PNG = picture("PNG")  # real pictures: the service decodes what it stores
+JPEG = picture("JPEG")
 
 
 @pytest.fixture
@@ -212,7 +213,7 @@ def test_a_text_file_renamed_png_is_refused_as_a_logo(
         )
     assert str(e.value) == "Logo: the file is not a PNG or JPEG image"
     with pytest.raises(ValidationError, match="at most 1 MB"):
-        _store(database, clock, reg.admin, reg.municipality_id, "signature", PNG * 9000)
+        _store(database, clock, reg.admin, reg.municipality_id, "signature", PNG * 12_000)
     assert svc.municipality_settings(database.uow(), reg.municipality_id).logo is None
 
 
@@ -237,7 +238,7 @@ def test_a_second_logo_keeps_the_first_and_the_earlier_version_still_prints_it(
     # The audit trail records the image's size, never its bytes.
     created = _audit(database, "municipality_image")
     content = [c for c in _changes(created[0]) if c["field"] == "content"]
-    assert content == [{"field": "content", "old": None, "new": "<image 128 bytes>"}]
+    assert content == [{"field": "content", "old": None, "new": f"<image {len(PNG)} bytes>"}]
     # Removing it prints no logo from now on; the image stays for the versions that had it.
     clock.advance(timedelta(days=1))
     remove = {"logo": None}

@@ -13,7 +13,9 @@ from db.database import open_database
 from db.engine import DatabaseError, make_engine, sqlite_url
 from db.migrate import current_revision, head_revision, upgrade
 from permitdesk.cli import main
+from tests.cli_sign_in import signed
 from tests.conftest import reset_postgres
+from tests.db.test_cli_db_signing import user_row
 
 OLD = "0001"
 
@@ -147,6 +149,15 @@ def _old_register(url: str) -> None:
     engine.dispose()
 
 
+def _administrator(url: str) -> None:
+    """The old register's administrator ("admin"), who upgrades it."""
+    engine = make_engine(url)
+    try:
+        user_row(engine)
+    finally:
+        engine.dispose()
+
+
 @pytest.mark.postgres
 @pytest.mark.parametrize("command", COMMANDS, ids=lambda c: " ".join(c[:2]))
 def test_an_empty_postgresql_database_is_no_register_to_any_command(
@@ -200,18 +211,23 @@ def test_the_gui_and_the_demo_do_not_upgrade_an_older_postgresql_database_either
 
 @pytest.mark.postgres
 def test_db_upgrade_dumps_a_postgresql_database_with_pg_dump_before_upgrading(
-    pg_server_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    pg_server_url: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     _old_register(pg_server_url)
+    _administrator(pg_server_url)
     out = tmp_path / "before.dump"
-    assert main(["db", "upgrade", "--database-url", pg_server_url, "--out", str(out)]) == 0
+    argv = ["db", "upgrade", "--database-url", pg_server_url, "--out", str(out)]
+    assert main([*argv, *signed(monkeypatch)]) == 0
     printed = capsys.readouterr().out
     assert f"to {out} with pg_dump" in printed
     assert f"upgraded from revision {OLD}" in printed
     assert out.read_bytes()[:5] == b"PGDMP"  # pg_dump's custom format
     assert _revision(pg_server_url) == head_revision()
     # Up to date now: nothing to back up, nothing to do.
-    assert main(["db", "upgrade", "--database-url", pg_server_url]) == 0
+    assert main(["db", "upgrade", "--database-url", pg_server_url, *signed(monkeypatch)]) == 0
     assert "up to date" in capsys.readouterr().out
 
 
@@ -223,11 +239,13 @@ def test_db_upgrade_without_pg_dump_refuses_unless_told_no_backup(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     _old_register(pg_server_url)
+    _administrator(pg_server_url)
     monkeypatch.setenv("PATH", str(tmp_path))  # no pg_dump here
-    assert main(["db", "upgrade", "--database-url", pg_server_url]) == 2
+    argv = ["db", "upgrade", "--database-url", pg_server_url]
+    assert main([*argv, *signed(monkeypatch)]) == 2
     line = _one_error_line(capsys)
     assert "pg_dump is not on the PATH" in line and "--no-backup" in line
     assert _revision(pg_server_url) == OLD
-    assert main(["db", "upgrade", "--database-url", pg_server_url, "--no-backup"]) == 0
+    assert main([*argv, "--no-backup", *signed(monkeypatch)]) == 0
     assert f"upgraded from revision {OLD}" in capsys.readouterr().out
     assert _revision(pg_server_url) == head_revision()

@@ -23,6 +23,7 @@ from desk.services import users
 from desk.services.setup import NewMunicipality, create_municipality
 from permitdesk import parcel_commands
 from permitdesk.cli import main
+from tests.cli_sign_in import always_signed
 from tests.factories import PASSWORD, open_office
 from tests.parcel_files import SAMPLE
 
@@ -30,7 +31,14 @@ GDB = "TEST_DATASET_PARCELS_2023.gdb"
 
 
 def _url(database: Database) -> list[str]:
-    return ["--database-url", database.engine.url.render_as_string(hide_password=False)]
+    """The register, and its administrator's sign-in (the password: standard input)."""
+    url = database.engine.url.render_as_string(hide_password=False)
+    return ["--database-url", url, "--user", "admin"]
+
+
+@pytest.fixture(autouse=True)
+def administrator_password(monkeypatch: pytest.MonkeyPatch) -> None:
+    always_signed(monkeypatch)
 
 
 def _westby(database: Database, clock: FixedClock) -> None:

@@ -21,6 +21,7 @@ from desk.errors import PermissionDenied, RuleViolation, ValidationError
 from desk.services.enforcement import inspections
 from desk.services.enforcement import licences as svc
 from permitdesk.cli import main
+from tests.cli_sign_in import signed
 from tests.db.enforcement_setup import Office, office
 from tests.db.licence_fee import RECEIPT, set_licence_fee
 from tests.racing import OK, errors, race
@@ -336,7 +337,7 @@ def test_licence_numbers_issued_at_once_on_two_workstations_are_gapless(
 
 
 def test_the_licences_command_lists_the_register_and_the_renewal_letters(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "register.db"
     today = date.today()  # the command reads the system clock
@@ -347,16 +348,18 @@ def test_the_licences_command_lists_the_register_and_the_renewal_letters(
         issued = _issued(o)
     finally:
         database.close()
-    assert main(["enforcement", "licences", "--db", str(path)]) == 0
+    assert main(["enforcement", "licences", "--db", str(path), *signed(monkeypatch)]) == 0
     out = capsys.readouterr().out
     assert issued.number in out and "in force" in out and "1 rooming house licence(s)" in out
     days = (issued.expires_on - today).days
-    assert main(["enforcement", "licences", "--expiring", str(days - 1), "--db", str(path)]) == 0
+    args = ["enforcement", "licences", "--db", str(path), *signed(monkeypatch)]
+    assert main([*args, "--expiring", str(days - 1)]) == 0
     assert "0 rooming house licence(s)" in capsys.readouterr().out
-    assert main(["enforcement", "licences", "--expiring", str(days), "--db", str(path)]) == 0
+    args = ["enforcement", "licences", "--db", str(path), *signed(monkeypatch)]
+    assert main([*args, "--expiring", str(days)]) == 0
     out = capsys.readouterr().out
     assert "letter to Rita Roomer, 5 Oak St, Hudson WI 54016" in out
-    assert main(["enforcement", "sweep", "--db", str(path)]) == 0
+    assert main(["enforcement", "sweep", "--db", str(path), *signed(monkeypatch)]) == 0
     assert "0 rooming house licence(s) revoked (140-10D)" in capsys.readouterr().out
     assert issued.expires_on - timedelta(days=days) == today
 

@@ -135,5 +135,8 @@ def test_a_sign_in_with_an_unknown_user_name_is_in_the_audit_trail(
         "sign_in",
         "failed",
         None,
-        [{"field": "user name", "old": None, "new": "mallory"}],
+        [
+            {"field": "user name", "old": None, "new": "mallory"},
+            {"field": "reason", "old": None, "new": "unknown user name"},
+        ],
     )

@@ -1,13 +1,11 @@
-"""Users and roles: the services every screen and the command line use, and `permitdesk
-users ...` run as a script would run it."""
+"""Users and roles: the services every screen and the command line use (`permitdesk users
+...` itself: tests/db/test_cli_users.py)."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import threading
-from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import select
@@ -16,11 +14,18 @@ from db import schema
 from db.database import Database, open_database
 from db.engine import sqlite_url
 from db.queries import permit_history
-from db.user_queries import user_rows
+from db.user_queries import user_access, user_rows
 from desk.clock import FixedClock
 from desk.domain.enums import Role
 from desk.domain.passwords import password_problem
-from desk.errors import AuthenticationFailed, PermissionDenied, SignedOut, ValidationError
+from desk.enforcement.model import Channel
+from desk.errors import (
+    AuthenticationFailed,
+    NotFound,
+    PermissionDenied,
+    SignedOut,
+    ValidationError,
+)
 from desk.services import permits, users
 from tests.factories import PASSWORD, seed_register
 
@@ -146,17 +151,7 @@ def test_the_command_line_actor_cannot_sign_in_and_is_not_a_user(
         assert users.COMMAND_LINE not in [r.username for r in user_rows(conn)]
 
 
-# --- the command line, run as a script would ----------------------------------------------
-
-
-def permitdesk(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "permitdesk", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+# --- the built-in "command line" actor (the commands: tests/db/test_cli_users.py) -----------
 
 
 @pytest.fixture
@@ -168,95 +163,6 @@ def office_db(tmp_path: Path, clock: FixedClock) -> Path:
     finally:
         database.close()
     return path
-
-
-def test_users_add_reads_the_password_from_stdin_and_the_audit_trail_says_command_line(
-    office_db: Path, clock: FixedClock
-) -> None:
-    db = str(office_db)
-    done = permitdesk(
-        "users", "add", "--db", db, "--username", "ines", "--name", "Ines Inspector",
-        "--role", "inspector", "--role", "clerk", stdin="long-walk-home\n",
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "Added ines (clerk, inspector)."
-    listed = permitdesk("users", "list", "--db", db)
-    assert listed.returncode == 0
-    line = next(x for x in listed.stdout.splitlines() if x.startswith("ines "))
-    assert "Ines Inspector" in line and "clerk,inspector" in line
-    assert "must change password" in line and line.endswith("never")
-
-    database = open_database(sqlite_url(office_db))
-    try:
-        signed = users.sign_in(database.uow(), clock, "ines", "long-walk-home")
-        assert signed.must_change_password
-        assert signed.actor.roles == frozenset({Role.CLERK, Role.INSPECTOR})
-        a, u = schema.audit_event, schema.app_user
-        with database.read() as conn:
-            who = conn.execute(
-                select(u.c.username)
-                .join(a, a.c.user_id == u.c.id)
-                .where((a.c.entity == "user") & (a.c.entity_id == signed.actor.user_id))
-                .order_by(a.c.id)  # the row that created the user; then her own sign-in
-            ).first()
-        assert who is not None and who[0] == "command line"
-    finally:
-        database.close()
-
-
-@pytest.mark.parametrize(
-    ("args", "stdin", "message"),
-    [
-        (("--username", "carol", "--name", "C", "--role", "clerk"), "fresh-pass-9\n",
-         "permitdesk: error: user name: 'carol' is already taken"),
-        (("--username", "zed", "--name", "Zed", "--role", "boss"), "fresh-pass-9\n",
-         "permitdesk: error: argument --role: invalid choice: 'boss'"),
-        (("--username", "zed", "--name", "Zed", "--role", "clerk"), "12345678\n",
-         "permitdesk: error: password: this is one of the first passwords anyone would try"),
-        (("--username", "zed", "--name", "Zed", "--role", "clerk"), "",
-         "permitdesk: error: no password on standard input"),
-    ],
-)  # fmt: skip
-def test_users_add_exits_2_with_one_line_on_bad_input(
-    office_db: Path, args: tuple[str, ...], stdin: str, message: str
-) -> None:
-    done = permitdesk("users", "add", "--db", str(office_db), *args, stdin=stdin)
-    assert done.returncode == 2
-    assert len(done.stderr.strip().splitlines()) == 1
-    assert done.stderr.startswith(message), done.stderr
-    assert "Traceback" not in done.stderr
-
-
-def test_users_roles_disable_and_reset_password_through_the_command(
-    office_db: Path, clock: FixedClock
-) -> None:
-    db = str(office_db)
-    assert permitdesk("users", "roles", "--db", db, "--username", "terry",
-                      "--role", "treasurer", "--role", "clerk").returncode == 0  # fmt: skip
-    reset = permitdesk(
-        "users", "reset-password", "--db", db, "--username", "ivan", stdin="told-in-person-4\n"
-    )
-    assert reset.returncode == 0, reset.stderr
-    assert permitdesk("users", "disable", "--db", db, "--username", "carol").returncode == 0
-    last = permitdesk("users", "disable", "--db", db, "--username", "admin")
-    assert last.returncode == 2
-    assert "admin" not in last.stdout and "last active administrator" in last.stderr
-    unknown = permitdesk("users", "disable", "--db", db, "--username", "nobody")
-    assert unknown.returncode == 2
-    assert unknown.stderr.strip() == "permitdesk: error: no user named 'nobody'"
-
-    database = open_database(sqlite_url(office_db))
-    try:
-        with database.read() as conn:
-            rows = {r.username: r for r in user_rows(conn)}
-        assert rows["terry"].roles == frozenset({Role.TREASURER, Role.CLERK})
-        assert not rows["carol"].active
-        assert rows["ivan"].must_change_password
-        assert users.sign_in(database.uow(), clock, "ivan", "told-in-person-4")
-        with pytest.raises(AuthenticationFailed):
-            users.sign_in(database.uow(), clock, "carol", PASSWORD)
-    finally:
-        database.close()
 
 
 def test_a_change_by_the_command_line_shows_who_in_a_permits_history(
@@ -301,60 +207,162 @@ def test_a_demoted_inspector_cannot_issue_with_the_roles_he_signed_in_with(
         permits.issue_permit(database.uow(), clock, clerk_now, reg.permit_id)
 
 
-def test_wrong_passwords_in_a_row_wait_longer_then_lock_until_an_administrator_unlocks(
+REFUSED = users.WRONG  # every refusal of a sign-in, whatever the reason
+
+
+def refusal(database: Database, clock: FixedClock, name: str, password: str) -> str:
+    with pytest.raises(AuthenticationFailed) as refused:
+        users.sign_in(database.uow(), clock, name, password)
+    return str(refused.value)
+
+
+def test_an_administrator_locks_a_clerk_who_is_refused_in_the_words_of_a_wrong_password(
     database: Database, clock: FixedClock
 ) -> None:
     reg = seed_register(database, clock)
-
-    def attempt(password: str) -> str:
-        try:
-            users.sign_in(database.uow(), clock, "carol", password)
-        except AuthenticationFailed as e:
-            return str(e)
-        return "signed in"
-
-    for _ in range(5):  # typing mistakes: refused at once, no waiting
-        assert attempt("not-hers-1") == "Unknown user name or wrong password."
-    assert attempt("not-hers-1") == "Unknown user name or wrong password."  # the 6th
-    # Now 15 seconds must pass; even the right password is not checked before.
-    assert attempt(PASSWORD) == "Too many wrong passwords: wait 15 seconds before you try again."
-    clock.advance(timedelta(seconds=10))
-    assert attempt(PASSWORD) == "Too many wrong passwords: wait 5 seconds before you try again."
-    clock.advance(timedelta(seconds=5))
-    assert attempt(PASSWORD) == "signed in"  # and the count starts again
-    for _ in range(10):
-        clock.advance(timedelta(minutes=30))
-        answer = attempt("not-hers-1")
-    assert answer.startswith("This account is locked after 10 wrong passwords in a row")
-    clock.advance(timedelta(days=1))
-    assert attempt(PASSWORD).startswith("This account is locked")  # time does not unlock it
+    with pytest.raises(PermissionDenied):
+        users.lock(database.uow(), clock, reg.clerk, reg.inspector.user_id)
+    users.lock(database.uow(), clock, reg.admin, reg.clerk.user_id)
+    assert refusal(database, clock, "carol", PASSWORD) == refusal(
+        database, clock, "nobody-here", PASSWORD
+    ) == refusal(database, clock, "ivan", "not-his-1") == REFUSED  # fmt: skip
     with database.read() as conn:
         row = next(r for r in user_rows(conn) if r.username == "carol")
-        a = schema.audit_event
-        counts = [
-            dict((c["field"], c["new"]) for c in changes).get("failed_sign_ins")
-            for changes in conn.execute(
-                select(a.c.changes)
-                .where((a.c.entity == "user") & (a.c.entity_id == reg.clerk.user_id))
-                .order_by(a.c.id)
-            ).scalars()
-        ]
-    assert row.locked and row.failed_sign_ins == 10
-    assert [c for c in counts if c is not None][-10:] == [str(n) for n in range(1, 11)]
-    with pytest.raises(PermissionDenied):
-        users.unlock(database.uow(), clock, reg.clerk, reg.clerk.user_id)
+    assert (row.locked, row.locked_by, row.locked_at) == (True, "Alex Administrator", clock.now())
     users.unlock(database.uow(), clock, reg.admin, reg.clerk.user_id)
-    assert attempt(PASSWORD) == "signed in"
+    assert users.sign_in(database.uow(), clock, "carol", PASSWORD).actor == reg.clerk
+    with database.read() as conn:
+        row = next(r for r in user_rows(conn) if r.username == "carol")
+    assert (row.locked, row.locked_by, row.locked_at) == (False, "", None)
 
 
-def test_an_unknown_user_name_costs_the_same_password_check_as_a_wrong_password(
-    database: Database, clock: FixedClock, monkeypatch: pytest.MonkeyPatch
+def test_a_clerk_locked_while_signed_in_is_refused_at_her_next_save_and_section(
+    database: Database, clock: FixedClock
 ) -> None:
-    seed_register(database, clock)
-    checked: list[str] = []
-    real = users._verifies_hash
-    monkeypatch.setattr(users, "_verifies_hash", lambda h, p: checked.append(p) or real(h, p))
-    for name in ("carol", "nobody-here"):
-        with pytest.raises(AuthenticationFailed, match="Unknown user name or wrong password"):
-            users.sign_in(database.uow(), clock, name, "guess-1234")
-    assert checked == ["guess-1234", "guess-1234"]
+    reg = seed_register(database, clock)
+    users.lock(database.uow(), clock, reg.admin, reg.clerk.user_id)
+    with pytest.raises(SignedOut, match="An administrator locked your account"):
+        users.change_own_password(database.uow(), clock, reg.clerk, PASSWORD, "Another-pass-9")
+    with database.read() as conn:
+        assert user_access(conn, reg.clerk.user_id)[0] == "locked"
+
+
+def test_an_administrator_can_lock_neither_herself_nor_the_last_administrator_who_can_sign_in(
+    database: Database, clock: FixedClock
+) -> None:
+    reg = seed_register(database, clock)
+    with pytest.raises(ValidationError, match="user: you cannot lock your own account"):
+        users.lock(database.uow(), clock, reg.admin, reg.admin.user_id)
+    cli = users.command_line_actor(database.uow(), clock)
+    with pytest.raises(ValidationError) as last:
+        users.lock(database.uow(), clock, cli, reg.admin.user_id)
+    assert last.value.message == (
+        "Alex Administrator is the last active administrator who can sign in; make another "
+        "user an administrator first"
+    )
+    # A second administrator; once she is locked, the first is the last one again.
+    users.set_roles(database.uow(), clock, reg.admin, reg.inspector.user_id, {Role.ADMINISTRATOR})
+    users.lock(database.uow(), clock, reg.admin, reg.inspector.user_id)
+    with pytest.raises(ValidationError) as last:
+        users.lock(database.uow(), clock, cli, reg.admin.user_id)
+    assert "unlock another administrator or make another user an administrator first" in str(
+        last.value
+    )
+    with pytest.raises(ValidationError, match="last active administrator who can sign in"):
+        users.set_active(database.uow(), clock, cli, reg.admin.user_id, False)
+    assert users.sign_in(database.uow(), clock, "admin", PASSWORD)
+
+
+def test_another_administrator_resets_and_unlocks_a_locked_administrator(
+    database: Database, clock: FixedClock
+) -> None:
+    reg = seed_register(database, clock)
+    users.set_roles(database.uow(), clock, reg.admin, reg.inspector.user_id, {Role.ADMINISTRATOR})
+    ivan = users.authenticate(database.uow(), "ivan", PASSWORD)  # an administrator now
+    users.lock(database.uow(), clock, reg.admin, ivan.user_id)
+    # Still signed in somewhere, he cannot lift the lock himself: he is signed out.
+    with pytest.raises(SignedOut, match="An administrator locked your account"):
+        users.unlock(database.uow(), clock, ivan, ivan.user_id)
+    users.reset_password(database.uow(), clock, reg.admin, ivan.user_id, "told-in-person-7")
+    # A new password does not lift a lock put there on purpose.
+    assert refusal(database, clock, "ivan", "told-in-person-7") == REFUSED
+    users.unlock(database.uow(), clock, reg.admin, ivan.user_id)
+    signed = users.sign_in(database.uow(), clock, "ivan", "told-in-person-7")
+    assert signed.must_change_password
+    assert signed.actor.roles == frozenset({Role.ADMINISTRATOR})
+
+
+def test_the_database_owner_recovers_an_administrator_from_the_command_line(
+    database: Database, clock: FixedClock
+) -> None:
+    reg = seed_register(database, clock)
+    users.set_roles(database.uow(), clock, reg.admin, reg.inspector.user_id, {Role.ADMINISTRATOR})
+    ivan = users.authenticate(database.uow(), "ivan", PASSWORD)
+    users.lock(database.uow(), clock, ivan, reg.admin.user_id)
+    users.set_active(database.uow(), clock, ivan, reg.admin.user_id, False)
+    with pytest.raises(ValidationError, match="carol is not an administrator"):
+        users.recover_administrator(database.uow(), clock, "carol", "back-in-at-last-1")
+    with pytest.raises(NotFound, match="no user named 'nobody'"):
+        users.recover_administrator(database.uow(), clock, "nobody", "back-in-at-last-1")
+    with pytest.raises(ValidationError, match="password: use at least 8 characters"):
+        users.recover_administrator(database.uow(), clock, "admin", "short")
+
+    users.recover_administrator(database.uow(), clock, " admin ", "back-in-at-last-1")
+    signed = users.sign_in(database.uow(), clock, "admin", "back-in-at-last-1")
+    assert signed.must_change_password and signed.actor == reg.admin
+    with database.read() as conn:
+        row = next(r for r in user_rows(conn) if r.username == "admin")
+        a, u = schema.audit_event, schema.app_user
+        who, changes = conn.execute(
+            select(u.c.username, a.c.changes)
+            .join(u, u.c.id == a.c.user_id)
+            .where((a.c.entity == "user") & (a.c.action == "recovered"))
+        ).one()
+    assert (row.active, row.locked) == (True, False)
+    assert who == users.COMMAND_LINE
+    assert changes[0]["new"] == "enabled, unlocked and given a new password from the command line"
+
+
+# --- reads of what only some may see re-check the user ---------------------------------------
+
+
+def complaint_with_complainant(database: Database, clock: FixedClock) -> tuple[Any, int]:
+    from desk.services.enforcement import complaints
+    from tests.db.enforcement_setup import office
+
+    o = office(database, clock)
+    taken = complaints.take_complaint(
+        database.uow(), clock, o.clerk, o.mid, o.parcel_id, Channel.PHONE,
+        "Junk cars in the back yard", complainant_name="Nellie Neighbour",
+        complainant_contact="715-555-0142",
+    )  # fmt: skip
+    who = complaints.complainant(database.uow(), o.inspector, taken.complaint_id)
+    assert (who.name, who.contact) == ("Nellie Neighbour", "715-555-0142")
+    return o, taken.complaint_id
+
+
+@pytest.mark.parametrize("change", ["disabled", "locked", "demoted"])
+def test_an_inspector_disabled_locked_or_demoted_sees_no_complainant_at_the_next_read(
+    database: Database, clock: FixedClock, change: str
+) -> None:
+    from desk.services.enforcement import complaints
+
+    o, complaint_id = complaint_with_complainant(database, clock)
+    heard: list[str] = []
+    database.signed_out_listeners.append(heard.append)
+    uow = database.uow()
+    if change == "disabled":
+        users.set_active(uow, clock, o.admin, o.inspector.user_id, False)
+        words = SignedOut.MESSAGE
+    elif change == "locked":
+        users.lock(uow, clock, o.admin, o.inspector.user_id)
+        words = "An administrator locked your account; you are signed out."
+    else:
+        users.set_roles(uow, clock, o.admin, o.inspector.user_id, {Role.CLERK})
+        words = SignedOut.ROLES_CHANGED
+    with pytest.raises(SignedOut) as refused:
+        complaints.complainant(database.uow(), o.inspector, complaint_id)
+    assert str(refused.value) == words
+    assert heard == [words]  # the window hears it and signs the user out, as after a write
+    with database.read() as conn:
+        assert (user_access(conn, o.inspector.user_id)[0] == "active") is (change == "demoted")

@@ -36,6 +36,7 @@ from desk.domain.kinds import kinds_for
 from desk.domain.model import Credential, Party
 from desk.services import permits
 from permitdesk.cli import main
+from tests.cli_sign_in import signed, signed_demo
 from tests.factories import seed_register
 
 # --------------------------------------------------------------------------- the specification
@@ -161,7 +162,9 @@ def demo_export(tmp_path_factory: pytest.TempPathFactory) -> Path:
     finally:
         database.close()
     out = folder / "blds"
-    assert main(["export", "blds", "--db", str(folder / "demo.db"), "--out", str(out)]) == 0
+    with pytest.MonkeyPatch.context() as mp:  # the clerk signs in
+        argv = ["export", "blds", "--db", str(folder / "demo.db"), "--out", str(out)]
+        assert main([*argv, *signed_demo(mp, "clerk")]) == 0
     return out
 
 
@@ -261,11 +264,12 @@ def office(tmp_path: Path) -> Iterator[tuple[Database, FixedClock, int, int]]:
 
 
 def test_the_contractors_file_lists_the_contractors_beside_the_primary_one(
-    office: tuple[Database, FixedClock, int, int], tmp_path: Path
+    office: tuple[Database, FixedClock, int, int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     db, _, _, house = office
     out = tmp_path / "blds"
-    assert main(["export", "blds", "--db", str(db.engine.url.database), "--out", str(out)]) == 0
+    argv = ["export", "blds", "--db", str(db.engine.url.database), "--out", str(out)]
+    assert main([*argv, *signed(monkeypatch)]) == 0
     _, rows = _read(out / "permits.csv")
     row = next(p for p in rows if p["PermitNum"] == f"APP-{house}")
     # The general contractor is the primary one, though the plumber was named first.

@@ -29,6 +29,7 @@ from reports.act211 import export_act211_xlsx, render_act211_pdf
 from reports.census import export_c404_xlsx, render_c404_pdf
 from reports.council import export_annual_xlsx, render_annual_pdf
 from reports.monthly import export_monthly_xlsx, render_monthly_pdf
+from tests.cli_sign_in import signed
 from tests.db.test_reports import Office, _office
 
 D = Decimal
@@ -330,10 +331,14 @@ ISO = re.compile(r"^(\d{4}-\d{2}-\d{2})?$")
 
 
 def test_the_blds_files_use_the_specification_names_dates_and_vocabularies(
-    office: Office, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    office: Office,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     db_file = office.db.engine.url.database
-    assert main(["export", "blds", "--db", str(db_file), "--out", str(tmp_path / "blds")]) == 0
+    argv = ["export", "blds", "--db", str(db_file), "--out", str(tmp_path / "blds")]
+    assert main([*argv, *signed(monkeypatch)]) == 0
     assert "6 permits" in capsys.readouterr().out
     with (tmp_path / "blds" / "permits.csv").open(encoding="utf-8", newline="") as f:
         permits = list(csv.DictReader(f))
@@ -405,7 +410,10 @@ def test_the_blds_files_use_the_specification_names_dates_and_vocabularies(
 
 
 def test_the_report_commands_write_the_files_asked_for(
-    office: Office, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    office: Office,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     db_file = str(office.db.engine.url.database)
     cases = [
@@ -438,15 +446,13 @@ def test_the_report_commands_write_the_files_asked_for(
     ]
     for n, (args, title) in enumerate(cases):
         xlsx, pdf = tmp_path / f"{n}.xlsx", tmp_path / f"{n}.pdf"
-        assert main([*args, "--xlsx", str(xlsx), "--pdf", str(pdf)]) == 0
+        assert main([*args, "--xlsx", str(xlsx), "--pdf", str(pdf), *signed(monkeypatch)]) == 0
         assert capsys.readouterr().out.startswith(f"{title}: ")
         assert load_workbook(xlsx).properties.title == title
         assert title in " ".join(_pdf_text(pdf)[1])
     only_pdf = tmp_path / "only.pdf"
-    assert (
-        main(["report", "monthly", "--db", db_file, "--month", "2025-03", "--pdf", str(only_pdf)])
-        == 0
-    )
+    args = ["report", "monthly", "--db", db_file, "--month", "2025-03", "--pdf", str(only_pdf)]
+    assert main([*args, *signed(monkeypatch)]) == 0
     assert only_pdf.exists() and not (tmp_path / "only.xlsx").exists()
 
 
@@ -489,18 +495,20 @@ def test_bad_input_exits_2_with_one_line(
     office: Office,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
     args: list[str],
     message: str,
 ) -> None:
     db_file = str(office.db.engine.url.database)
-    assert main([*args, "--db", db_file]) == 2
+    assert main([*args, "--db", db_file, *signed(monkeypatch)]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1 and "Traceback" not in err
 
 
 def test_a_missing_database_file_is_named(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     missing = tmp_path / "nope.db"
-    assert main(["report", "annual", "--db", str(missing), "--year", "2025", "--pdf", "a.pdf"]) == 2
+    args = ["report", "annual", "--db", str(missing), "--year", "2025", "--pdf", "a.pdf"]
+    assert main([*args, *signed(monkeypatch)]) == 2
     assert f"no database file at {missing}" in capsys.readouterr().err

@@ -31,7 +31,28 @@ def test_a_wrong_password_shows_the_error_and_keeps_the_dialog_open(
     assert dialog.isVisible()
     assert dialog.actor is None
     assert dialog.error_label.isVisible()
-    assert dialog.error_label.text() == "Unknown user name or wrong password."
+    assert dialog.error_label.text() == (
+        "Unknown user name or wrong password. After several wrong tries in a row, wait 5 "
+        "minutes before you try again."
+    )
+
+
+def test_an_unknown_name_and_a_locked_account_read_like_a_wrong_password(
+    qtbot: QtBot, sample: Sample
+) -> None:
+    users.lock(sample.database.uow(), sample.clock, sample.admin, sample.clerk.user_id)
+    dialog = LoginDialog(sample.database, remember=False)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    shown = []
+    for name, password in (("carol", PASSWORD), ("no-such-user", PASSWORD), ("admin", "x-x-x-x")):
+        dialog.username_edit.setText(name)
+        dialog.password_edit.setText(password)
+        dialog.sign_in_button.click()
+        assert dialog.isVisible() and dialog.actor is None
+        shown.append(dialog.error_label.text())
+    assert shown == [users.WRONG] * 3
+    assert dialog.focusWidget() is dialog.password_edit  # the name stays: type the password again
 
 
 def test_the_right_password_signs_in_and_remembers_the_user_name(

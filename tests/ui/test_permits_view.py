@@ -245,7 +245,8 @@ def test_the_administration_menu_opens_each_administrators_section(
     menu = main_window.admin_menu
     assert menu is not None
     titles = [a.text() for a in menu.actions()]
-    # The sections, then (after a separator) setting up another municipality.
+    # The sections, then (after a separator) setting up another municipality, then (after
+    # another) the register's check.
     assert titles == [
         "Users",
         "Municipality",
@@ -253,6 +254,8 @@ def test_the_administration_menu_opens_each_administrators_section(
         "Fee schedules",
         "",
         "New municipality…",
+        "",
+        "Check the register…",
     ]
     menu.actions()[0].trigger()
     assert main_window.current_section_title() == "Users"

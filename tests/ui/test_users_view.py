@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog
 from pytestqt.qtbot import QtBot
 
@@ -11,6 +12,7 @@ from desk.services import users
 from tests.ui.sample import PASSWORD, Sample
 from ui import dialogs
 from ui.main_window import MainWindow
+from ui.presenters.formatting import format_timestamp
 from ui.views.users import SECTION_TITLE, PasswordDialog, UserDialog, UsersView
 
 
@@ -162,25 +164,56 @@ def test_a_user_whose_roles_change_is_asked_to_sign_in_again_at_the_next_action(
     qtbot.waitUntil(lambda: not window.isVisible(), timeout=2000)
 
 
-def test_an_account_locked_by_wrong_passwords_is_unlocked_from_the_list(
-    main_window: MainWindow, view: UsersView, sample: Sample
+def test_an_administrator_locks_a_clerk_from_the_list_and_unlocks_her(
+    main_window: MainWindow, view: UsersView, sample: Sample, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from datetime import timedelta
 
     from desk.errors import AuthenticationFailed
 
-    for _ in range(10):
-        sample.clock.advance(timedelta(hours=1))
+    def state() -> str:
+        return {line.cells[1]: line.cells[4] for line in view.presenter.rows}["carol"]
+
+    view.select_user("admin")
+    assert not view.lock_button.isEnabled()
+    assert view.lock_button.toolTip() == "You cannot lock your own account."
+    # Wrong passwords only delay the next try; the administrator sees how many.
+    for _ in range(3):
         with pytest.raises(AuthenticationFailed):
             users.sign_in(sample.database.uow(), sample.clock, "carol", "a-wrong-guess")
     view.load()
     view.select_user("carol")
-    assert {line.cells[1]: line.cells[4] for line in view.presenter.rows}["carol"] == (
-        "Locked (10 wrong passwords)"
+    assert state() == "Must change password"
+    assert " 3 wrong passwords in a row, the last at " in view.note.text()
+    assert view.lock_button.text() == "&Lock" and view.lock_button.isEnabled()
+    assert view.lock_button.focusPolicy() & Qt.FocusPolicy.TabFocus  # reached by Tab
+
+    asked: list[str] = []
+
+    def ask(_parent: object, _title: str, question: str, **_k: object) -> bool:
+        asked.append(question)
+        return True
+
+    monkeypatch.setattr(dialogs, "ask", ask)
+    view.lock_button.click()
+    assert asked == [
+        "Lock Carol Clerk's account? They cannot sign in until an administrator unlocks it. "
+        "Reset the password too if someone else may know it."
+    ]
+    when = format_timestamp(sample.clock.now())
+    assert state() == f"Locked by Alex Administrator, {when}"
+    assert f"Locked by Alex Administrator, {when}: cannot sign in until an administrator " in (
+        view.note.text()
     )
-    assert view.toggle_button.text() == "&Unlock"
-    view.toggle_button.click()  # no question: unlocking takes nothing away
-    assert view.toggle_button.text() == "&Disable"
+    assert view.lock_button.text() == "&Unlock"
+    with pytest.raises(AuthenticationFailed, match=r"^Unknown user name or wrong password"):
+        users.sign_in(sample.database.uow(), sample.clock, "carol", PASSWORD)
+
+    sample.clock.advance(timedelta(minutes=20))
+    view.lock_button.click()  # no question: unlocking takes nothing away
+    assert len(asked) == 1
+    assert view.lock_button.text() == "&Lock"
+    assert state() == "Must change password"
     assert users.sign_in(sample.database.uow(), sample.clock, "carol", PASSWORD)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from desk.domain.model import Actor
+from desk.domain.sign_ins import REFUSED
 from desk.errors import AuthenticationFailed
 
 DEMO_NOTE = "Demo logins: admin / clerk / inspector / engineer / treasurer, password permitdesk"
@@ -31,7 +32,7 @@ class LoginPresenter:
         try:
             self.actor = self._authenticate(self.username, password)
         except AuthenticationFailed as e:
-            self.error = str(e) or "Unknown user name or wrong password."
+            self.error = str(e) or REFUSED
             return None
         return self.actor
 

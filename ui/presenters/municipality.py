@@ -11,10 +11,11 @@ from typing import Any
 
 from desk.clock import Clock
 from desk.domain.model import Actor
-from desk.domain.municipality import LABELS, PRINTED_TEXT_FIELDS, ImageKind, image_media_type
+from desk.domain.municipality import LABELS, PRINTED_TEXT_FIELDS, ImageKind
 from desk.enforcement.procedure import DAYS_SETTING, Period, procedure_of_code
 from desk.errors import DeskError, StaleEdit, ValidationError
 from desk.money import parse_money
+from desk.pictures import read_picture
 from desk.services import municipality as svc
 from desk.services.setup import PERMIT_ORDINANCES
 from desk.services.uow import UnitOfWork
@@ -206,7 +207,7 @@ class MunicipalityPresenter:
         error set when it is not an image the documents can print."""
         which = ImageKind(kind)
         try:
-            image_media_type(which, content)
+            read_picture(which, content)  # decoded whole, as the printouts will
         except ValidationError as e:
             self._fail(e)
             return False
@@ -243,6 +244,13 @@ class MunicipalityPresenter:
         stored = self.stored_image(kind)
         if stored is None:
             return "None: documents print without it."
+        if stored.problem:
+            # Stored before pictures were decoded when chosen: documents print without it.
+            what = ImageKind(kind).label.lower()
+            return (
+                f"The stored {what} cannot be read ({stored.problem}); documents print without "
+                "it: choose it again."
+            )
         return f"{stored.media_type.split('/')[-1].upper()} image, {stored.size_text}."
 
     @property

@@ -26,6 +26,7 @@ from desk.enforcement.licences import (
     Shortfall,
 )
 from desk.errors import ValidationError
+from desk.text import sentence_start
 from ui.presenters.formatting import EMPTY, count_of, format_date
 from ui.presenters.record_window import Rows, Step
 from ui.presenters.registers import Line, item_at, row_of
@@ -432,7 +433,7 @@ def history_events(f: LicenceFacts) -> list[Event]:
             if f.revocation is RevocationKind.AUTOMATIC
             else "the Council sustained the suspension"
         )
-        ev.append(Event(f.revoked_on, "Revoked", how.capitalize(), "140-10D"))
+        ev.append(Event(f.revoked_on, "Revoked", sentence_start(how), "140-10D"))
     if f.revocation_set_aside_on is not None:
         ev.append(
             Event(

@@ -44,6 +44,7 @@ from desk.money import format_money, parse_money
 from desk.services import cashiering
 from desk.services.cashiering import DEFAULT_DRAWER, RefundInput, RefundResult
 from desk.services.uow import UnitOfWork
+from desk.text import sentence_start
 from ui.presenters.formatting import EMPTY, count_of, format_date, format_timestamp
 from ui.presenters.session import Session
 
@@ -434,7 +435,7 @@ class ReconciliationPresenter:
         flagged = sum(1 for t in r.turnovers if t.flagged)
         if flagged:
             parts.append(f"{count_of(flagged, 'turnover')} with a difference flagged")
-        return "; ".join(parts).capitalize() + "."
+        return sentence_start("; ".join(parts)) + "."
 
     @staticmethod
     def account_cells(a: AccountLine) -> tuple[str, ...]:

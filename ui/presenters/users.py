@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from db.user_queries import UserRow
+from desk.domain import sign_ins
 from desk.domain.enums import Role
 from desk.errors import ValidationError
 from ui.presenters.first_run import FieldError
@@ -43,12 +45,38 @@ def roles_text(roles: frozenset[Role] | set[Role]) -> str:
     return ", ".join(r.label for r in ROLE_ORDER if r in roles)
 
 
+def locked_text(row: UserRow) -> str:
+    """Who locked the account and when: "Locked by Alex Administrator, 03/02/2026 9:05 AM"."""
+    words = "Locked"
+    if row.locked_by:
+        words += f" by {row.locked_by}"
+    if row.locked_at is not None:
+        words += f", {format_timestamp(row.locked_at)}"
+    return words
+
+
 def state_text(row: UserRow) -> str:
     if not row.active:
         return "Disabled"
     if row.locked:
-        return f"Locked ({row.failed_sign_ins} wrong passwords)"
+        return locked_text(row)
     return "Must change password" if row.must_change_password else "Active"
+
+
+def wrong_passwords_text(row: UserRow, now: datetime | None) -> str:
+    """The wrong passwords in a row that still count (they delay the next try, never lock)."""
+    if now is None or row.last_failed_at is None:
+        return ""
+    count = sign_ins.failures_in_a_row(row.failed_sign_ins, row.last_failed_at, now)
+    if not count:
+        return ""
+    words = f" {count} wrong password{'s' if count > 1 else ''} in a row, the last at "
+    words += f"{format_timestamp(row.last_failed_at)}"
+    wait = sign_ins.wait_before_next_try(row.failed_sign_ins, row.last_failed_at, now)
+    if wait:
+        words += f"; the next try is checked in {wait} seconds"
+    quiet = int(sign_ins.QUIET.total_seconds() // 60)
+    return words + f" (the count starts over {quiet} minutes after the last)."
 
 
 def field_error(e: ValidationError) -> FieldError:
@@ -64,9 +92,10 @@ class UsersPresenter:
     me: int  # the signed-in administrator's user id
     rows: list[Line]
     columns: tuple[str, ...] = COLUMNS
+    now: datetime | None = None  # for the wrong passwords that still count
 
     @classmethod
-    def of(cls, me: int, users: Sequence[UserRow]) -> UsersPresenter:
+    def of(cls, me: int, users: Sequence[UserRow], now: datetime | None = None) -> UsersPresenter:
         return cls(
             me,
             [
@@ -80,10 +109,11 @@ class UsersPresenter:
                         state_text(u),
                         format_timestamp(u.last_sign_in_at) if u.last_sign_in_at else "Never",
                     ),
-                    warn=not u.active,
+                    warn=not u.active or u.locked,
                 )
                 for u in users
             ],
+            now=now,
         )
 
     def user(self, row: int) -> UserRow | None:
@@ -99,36 +129,50 @@ class UsersPresenter:
         u = self.user(row)
         if u is None:
             return False, "Choose a user first."
-        if u.id == self.me and not u.locked:
+        if u.id == self.me:
             return False, "You cannot disable your own account."
         return True, ""
 
     def toggle_label(self, row: int) -> str:
         u = self.user(row)
-        if u is not None and not u.active:
-            return "&Enable"
-        return "&Unlock" if u is not None and u.locked else "&Disable"
+        return "&Enable" if u is not None and not u.active else "&Disable"
+
+    def may_lock(self, row: int) -> tuple[bool, str]:
+        """Lock, or Unlock a locked account; never one's own (the service checks again, and
+        that the last administrator who can sign in is not locked)."""
+        u = self.user(row)
+        if u is None:
+            return False, "Choose a user first."
+        if u.id == self.me:
+            if u.locked:
+                return False, "Another administrator unlocks your account."
+            return False, "You cannot lock your own account."
+        return True, ""
+
+    def lock_label(self, row: int) -> str:
+        u = self.user(row)
+        return "&Unlock" if u is not None and u.locked else "&Lock"
 
     def describe(self, row: int) -> str:
         """The selected user in full, under the list."""
         u = self.user(row)
         if u is None:
             return (
-                f"{len(self.rows)} user(s). Choose one to change roles, disable it or reset "
-                "its password."
+                f"{len(self.rows)} user(s). Choose one to change roles, disable or lock it, or "
+                "reset its password."
             )
         since = format_timestamp(u.created_at) if u.created_at else "the start"
         words = f"{u.full_name} ({u.username}): {roles_text(u.roles)}. Added {since}."
         if not u.active:
             words += " Disabled: cannot sign in; kept, because the audit trail names them."
-        elif u.locked:
+        if u.locked:
             words += (
-                f" Locked after {u.failed_sign_ins} wrong passwords in a row: Unlock, or reset "
-                "the password, once you know it was them."
+                f" {locked_text(u)}: cannot sign in until an administrator unlocks the account "
+                "(Unlock; Reset password too if someone else may know it)."
             )
-        elif u.must_change_password:
+        elif u.active and u.must_change_password:
             words += " Must choose a new password at the next sign-in."
-        return words
+        return words + wrong_passwords_text(u, self.now)
 
 
 @dataclass(frozen=True)

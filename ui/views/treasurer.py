@@ -42,6 +42,7 @@ from desk.domain.permissions import Permission, allowed
 from desk.errors import DeskError, ValidationError
 from desk.money import format_money
 from ui import dialogs
+from ui.anchors import file_anchor, record_anchor, take_anchor
 from ui.exports import REPORTS, XLSX, filed_path, save_path, write_and_open, write_and_print
 from ui.presenters.formatting import format_date
 from ui.presenters.session import Session
@@ -368,7 +369,10 @@ class DailyClosePage(QWidget):
             return False
         self.receipts_model.reload()
         self._refresh()
-        self.message.setText(f"The drawer {p.drawer} is closed for {format_date(p.day)}.")
+        closed = f"The drawer {p.drawer} is closed for {format_date(p.day)}."
+        # The audit trail's head with the close, outside the database (ui/anchors.py).
+        _, failed = file_anchor(self.view.database, self.view.clock)
+        self.message.setText(f"{closed} {failed}" if failed else closed)
         self.view.changed()
         return True
 
@@ -382,10 +386,27 @@ class DailyClosePage(QWidget):
         path = _save_as(self, "Save the daily cash report", name, suffix)
         if path is None:
             return None
-        write = render_daily_cash_pdf if suffix == ".pdf" else export_daily_cash_xlsx
-        return _written(
-            self, "Daily cash report", path, lambda out: write(report, out), direct=direct
+        if suffix != ".pdf":
+            return _written(
+                self,
+                "Daily cash report",
+                path,
+                lambda out: export_daily_cash_xlsx(report, out),
+                direct=direct,
+            )
+        # Read after the report: the head printed covers everything the report shows.
+        anchor = take_anchor(self.view.database, self.view.clock)
+        written = _written(
+            self,
+            "Daily cash report",
+            path,
+            lambda out: render_daily_cash_pdf(report, out, anchor),
+            direct=direct,
         )
+        failed = record_anchor(anchor) if written is not None else None
+        if failed:
+            self.message.setText(failed)
+        return written
 
 
 # --- turnovers ----------------------------------------------------------------------------
@@ -545,10 +566,13 @@ class TurnoversPage(QWidget):
         self.turnovers.selectRow(0)
         self.refresh_summary()
         self.refresh_acknowledge()
-        self.message.setText(
+        delivered = (
             f"Turnover #{turnover_id} is delivered; the treasurer acknowledges it with the date "
             "and the bank deposit reference."
         )
+        # The audit trail's head with the turnover, outside the database (ui/anchors.py).
+        _, failed = file_anchor(self.view.database, self.view.clock)
+        self.message.setText(f"{delivered} {failed}" if failed else delivered)
         self.view.changed()
         return turnover_id
 
@@ -660,8 +684,27 @@ class TurnoversPage(QWidget):
         if path is None:
             return None
         muni = self.view.session.municipality_name
-        write = render_transmittal_pdf if suffix == ".pdf" else export_transmittal_xlsx
-        return _written(self, "Transmittal", path, lambda out: write(t, muni, out), direct=direct)
+        if suffix != ".pdf":
+            return _written(
+                self,
+                "Transmittal",
+                path,
+                lambda out: export_transmittal_xlsx(t, muni, out),
+                direct=direct,
+            )
+        # Read after the transmittal: the head printed covers the turnover and all before it.
+        anchor = take_anchor(self.view.database, self.view.clock)
+        written = _written(
+            self,
+            "Transmittal",
+            path,
+            lambda out: render_transmittal_pdf(t, muni, out, anchor),
+            direct=direct,
+        )
+        failed = record_anchor(anchor) if written is not None else None
+        if failed:
+            self.message.setText(failed)
+        return written
 
 
 # --- the reconciliation ------------------------------------------------------------------------

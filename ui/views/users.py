@@ -1,6 +1,6 @@
 """Administration → Users (administrators): who works in the office, their roles, disabling a
-user who left, resetting a password. File → Change my password and the change a first or reset
-password requires use the PasswordDialog here too."""
+user who left, locking and unlocking an account, resetting a password. File → Change my
+password and the change a first or reset password requires use the PasswordDialog here too."""
 
 from __future__ import annotations
 
@@ -309,19 +309,22 @@ class UsersView(QWidget):
         self.add_button = QPushButton("&Add user…")
         self.edit_button = QPushButton("&Change…")
         self.toggle_button = QPushButton("&Disable")
+        self.lock_button = QPushButton("&Lock")
         self.reset_button = QPushButton("&Reset password…")
         buttons = button_row(
             ("addUser", self.add_button, self.add_user),
             ("editUser", self.edit_button, self.edit_user),
             ("toggleUser", self.toggle_button, self.toggle_active),
+            ("lockUser", self.lock_button, self.toggle_lock),
             ("resetPassword", self.reset_button, self.reset_password),
         )
         QShortcut(QKeySequence("Ctrl+Shift+U"), self, self.add_user)
         intro = note_label(self)
         intro.setText(
             "Everyone who uses Permit Desk signs in as themselves: the history of every permit "
-            "names who did what. A user who leaves is disabled, never deleted. The roles decide "
-            "what each may do; an administrator may do everything."
+            "names who did what. A user who leaves is disabled, never deleted; an account whose "
+            "password someone else may know is locked until another administrator unlocks it. "
+            "The roles decide what each may do; an administrator may do everything."
         )
         self.note = note_label(self)
         layout = QVBoxLayout(self)
@@ -339,7 +342,7 @@ class UsersView(QWidget):
             keep = current.id if current else None
         with self.database.read() as conn:
             rows = user_rows(conn)
-        self.presenter = UsersPresenter.of(self.session.actor.user_id, rows)
+        self.presenter = UsersPresenter.of(self.session.actor.user_id, rows, self.clock.now())
         self.model.set_presenter(self.presenter)
         fit_columns(self.table, stretch=(0,))
         row = self.presenter.row_of(keep) if keep is not None else -1
@@ -358,10 +361,12 @@ class UsersView(QWidget):
         row = selected_row(self.table)
         chosen = self.presenter.user(row) is not None
         self.toggle_button.setText(self.presenter.toggle_label(row))
+        self.lock_button.setText(self.presenter.lock_label(row))
         enable_buttons(
             (
                 (self.edit_button, (chosen, "" if chosen else "Choose a user first.")),
                 (self.toggle_button, self.presenter.may_disable(row)),
+                (self.lock_button, self.presenter.may_lock(row)),
                 (self.reset_button, (chosen, "" if chosen else "Choose a user first.")),
             )
         )
@@ -390,17 +395,30 @@ class UsersView(QWidget):
         self._open(dialog, user.id)
         return dialog
 
-    def toggle_active(self) -> None:
-        """Disable, Enable, or Unlock an account locked by wrong passwords."""
+    def toggle_lock(self) -> None:
+        """Lock an account (asked first), or Unlock a locked one (nothing taken away: not
+        asked)."""
         user = self._selected()
         if user is None:
             return
-        if user.active and user.locked:
-            try:
-                users.unlock(self.database.uow(), self.clock, self.session.actor, user.id)
-            except DeskError as e:
-                dialogs.warn(self, "Users", str(e))
-            self.load(user.id)
+        if not user.locked and not dialogs.ask(
+            self,
+            "Lock user",
+            f"Lock {user.full_name}'s account? They cannot sign in until an administrator "
+            "unlocks it. Reset the password too if someone else may know it.",
+        ):
+            return
+        act = users.unlock if user.locked else users.lock
+        try:
+            act(self.database.uow(), self.clock, self.session.actor, user.id)
+        except DeskError as e:
+            dialogs.warn(self, "Users", str(e))
+        self.load(user.id)
+
+    def toggle_active(self) -> None:
+        """Disable, or Enable again."""
+        user = self._selected()
+        if user is None:
             return
         if user.active and not dialogs.ask(
             self,

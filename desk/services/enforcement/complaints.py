@@ -15,6 +15,7 @@ from desk.enforcement.readmodels import Complainant
 from desk.services.enforcement import _common
 from desk.services.enforcement.cases import CaseOpened, start_case
 from desk.services.uow import UnitOfWork
+from desk.services.users import current_actor
 
 
 @dataclass(frozen=True)
@@ -82,9 +83,11 @@ def take_complaint(
 
 
 def complainant(uow: UnitOfWork, actor: Actor, complaint_id: int) -> Complainant:
-    """Who complained: for the inspector and the administrator only."""
+    """Who complained: for the inspector and the administrator only, as the register has
+    their account now (one disabled, locked or demoted since signing in sees nothing)."""
     require(actor, Permission.VIEW_COMPLAINANT)
     with uow:
+        current_actor(uow, actor, Permission.VIEW_COMPLAINANT)
         complaint = _common.peek(uow, Complaint, complaint_id, "complaint")
         assert complaint.id is not None
         return Complainant(complaint.id, complaint.complainant_name, complaint.complainant_contact)

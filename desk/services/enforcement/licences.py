@@ -47,6 +47,7 @@ from desk.errors import NotFound, RuleViolation, ValidationError
 from desk.services.enforcement import _common
 from desk.services.enforcement.cases import start_case
 from desk.services.uow import UnitOfWork
+from desk.text import sentence_start
 
 
 @dataclass(frozen=True)
@@ -318,7 +319,7 @@ def issue_licence(
         old = _licence(uow, renews_id) if renews_id is not None else None
         lic = _licence(uow, licence_id)
         if lic.state is not LicenceState.APPLIED:
-            raise RuleViolation(f"{_name(lic).capitalize()} is {lic.state.value}, not pending")
+            raise RuleViolation(f"{sentence_start(_name(lic))} is {lic.state.value}, not pending")
         muni = uow.municipalities.get(lic.municipality_id)
         fee = rules.licence_fee(muni.settings if muni is not None else None)
         if fee is None:
@@ -374,7 +375,7 @@ def deny_application(
         uow.act_as(actor, clock.now())
         lic = _licence(uow, licence_id)
         if lic.state is not LicenceState.APPLIED:
-            raise RuleViolation(f"{_name(lic).capitalize()} is {lic.state.value}, not pending")
+            raise RuleViolation(f"{sentence_start(_name(lic))} is {lic.state.value}, not pending")
         _common.not_before("denied on", denied_on, lic.applied_on, "the application")
         lic.state = LicenceState.DENIED
         lic.denied_on = denied_on
@@ -414,7 +415,7 @@ def give_warning(
 
 def _check_in_force(lic: RoomingLicence, on: date) -> None:
     if lic.state is not LicenceState.ISSUED:
-        raise RuleViolation(f"{_name(lic).capitalize()} is {lic.state.value}, not in force")
+        raise RuleViolation(f"{sentence_start(_name(lic))} is {lic.state.value}, not in force")
     assert lic.expires_on is not None
     if rules.expired(lic.expires_on, on):
         raise RuleViolation(f"Licence {lic.number} expired after {short_date(lic.expires_on)}")
@@ -518,7 +519,7 @@ def record_petition(
             timely = rules.petition_timely(lic.suspended_on, filed_on, cal)
             if not timely:
                 raise RuleViolation(
-                    f"{_name(lic).capitalize()} was revoked on "
+                    f"{sentence_start(_name(lic))} was revoked on "
                     f"{short_date(lic.revoked_on or lic.suspended_on)}: a "
                     f"petition filed {short_date(filed_on)}, after the last day "
                     f"({short_date(rules.petition_last_day(lic.suspended_on, cal))}), comes too "
@@ -543,7 +544,7 @@ def record_petition(
             timely = True
         else:
             raise RuleViolation(
-                f"{_name(lic).capitalize()} is {lic.state.value}: there is nothing to petition"
+                f"{sentence_start(_name(lic))} is {lic.state.value}: there is nothing to petition"
             )
         lic.petition_filed_on = filed_on
         lic.petitioner = petitioner
@@ -591,7 +592,7 @@ def record_hearing_decision(
             if withdrawn:
                 lic.warned_on = lic.correct_by = None
         else:
-            raise RuleViolation(f"{_name(lic).capitalize()} is {lic.state.value}")
+            raise RuleViolation(f"{sentence_start(_name(lic))} is {lic.state.value}")
         lic.decision = decision
         lic.decided_on = decided_on
         lic.findings = findings
@@ -679,7 +680,7 @@ def record_change(
         uow.act_as(actor, now)
         lic = _licence(uow, licence_id)
         if lic.state not in (LicenceState.ISSUED, LicenceState.SUSPENDED):
-            raise RuleViolation(f"{_name(lic).capitalize()} is {lic.state.value}, not in force")
+            raise RuleViolation(f"{sentence_start(_name(lic))} is {lic.state.value}, not in force")
         assert lic.issued_on is not None
         ended_on = changed_at.date()
         start = lic.valid_from
