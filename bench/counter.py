@@ -23,7 +23,7 @@ import time
 import traceback
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from multiprocessing.synchronize import Barrier
@@ -381,10 +381,12 @@ def series_faults(numbers: list[str]) -> tuple[int, int]:
     return duplicates, gaps + malformed
 
 
-def inspect_register(database: Database, run: CounterRun) -> None:
+def inspect_register(database: Database, run: CounterRun, anchor: Any = None) -> None:
+    """`anchor`: the audit trail's head taken after the seed; the trail must still hold it."""
     from sqlalchemy import select
 
     from db import schema
+    from db.audit_anchors import anchor_problems
     from db.migrate import check
 
     p = schema.permit
@@ -395,7 +397,10 @@ def inspect_register(database: Database, run: CounterRun) -> None:
     run.duplicates, run.gaps = series_faults([str(n) for n in numbers])
     run.receipts = len(receipts)
     run.receipt_duplicates, run.receipt_gaps = series_faults([str(r) for r in receipts if r])
-    problems = check(database.engine)
+    problems = check(database.engine)  # the journal and the roles' rights included
+    if anchor is not None:
+        with database.engine.connect() as conn:
+            problems += anchor_problems(conn, [anchor])
     run.check_problems = len(problems)
     run.first_problem = problems[0] if problems else ""
 
@@ -404,6 +409,7 @@ def run_flow(url: str, processes: int, permits: int) -> CounterRun:
     """A fresh database, seeded; `processes` workers released together by a barrier; the
     register inspected; the database dropped. Seed and workers connect as the application
     role, as the office's workstations do."""
+    from db import audit_anchors
     from db.database import open_database
     from desk.clock import SystemClock
 
@@ -414,6 +420,8 @@ def run_flow(url: str, processes: int, permits: int) -> CounterRun:
         database = open_database(db_url)
         try:
             s = seed(database, SystemClock())
+            with database.read() as conn:
+                anchor = audit_anchors.head(conn)  # as a daily close prints it
             ctx = mp.get_context("spawn")
             barrier = ctx.Barrier(processes + 1)
             results: mp.Queue[WorkerResult] = ctx.Queue()
@@ -459,7 +467,7 @@ def run_flow(url: str, processes: int, permits: int) -> CounterRun:
                 why = fatal[0] if fatal else f"{missing} process(es) did not report in time"
                 run.not_measured = f"error: {why}"
                 run.seconds = None
-            inspect_register(database, run)
+            inspect_register(database, run, anchor)
         finally:
             database.close()
     finally:
