@@ -18,8 +18,7 @@ from db.database import open_database
 from db.engine import make_engine, sqlite_backup, sqlite_url
 from db.migrate import upgrade
 from permitdesk.cli import main
-from tests.cli_sign_in import signed
-from tests.db.test_cli_db_signing import first_administrator
+from tests.cli_sign_in import first_administrator, signed
 
 DISK_FULL = "database or disk is full"
 

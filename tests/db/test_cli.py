@@ -14,8 +14,7 @@ from db.engine import make_engine, sqlite_url
 from db.migrate import current_revision, head_revision, upgrade
 from desk import __version__
 from permitdesk.cli import main
-from tests.cli_sign_in import signed
-from tests.db.test_cli_db_signing import first_administrator, user_row
+from tests.cli_sign_in import first_administrator, signed, user_row
 
 
 def _fresh(path: Path) -> Path:

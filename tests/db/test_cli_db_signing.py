@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import io
 import sqlite3
-from datetime import UTC, date, datetime
+from datetime import date
 from pathlib import Path
 
 import pytest
-from argon2 import PasswordHasher
-from sqlalchemy import Engine, insert, inspect, text
+from sqlalchemy import Engine
 
-from db import audit_chain, schema
 from db.audit_anchors import Anchor, append_anchor, head, parse_anchor
 from db.database import Database, open_database
 from db.engine import is_sqlite, make_engine, sqlite_url
@@ -24,62 +22,12 @@ from desk.clock import FixedClock
 from desk.services import permits, users
 from permitdesk.cli import main
 from permitdesk.signing import NOT_SIGNED_IN
-from tests.cli_sign_in import PASSWORD, ready, signed
+from tests.cli_sign_in import PASSWORD, ready, signed, user_row
 from tests.db.tampering import tamper
 from tests.factories import Register, application, seed_register
 
 CLOCK = FixedClock(date(2026, 3, 2))
 NEW_PASSWORD = "Snow-day-closing-9"
-
-
-# --- helpers other tests of `db upgrade` and `db restore` use -------------------------------
-
-
-def first_administrator(path: Path) -> None:
-    """The first administrator ("admin", PASSWORD) of a new SQLite register, as the first start
-    of Permit Desk makes one."""
-    database = open_database(sqlite_url(path), create=False)
-    try:
-        users.create_first_administrator(
-            database.uow(), CLOCK, "admin", "Alex Administrator", PASSWORD
-        )
-    finally:
-        database.close()
-
-
-def user_row(engine: Engine, username: str = "admin", roles: str = "administrator") -> None:
-    """A user whose password is PASSWORD, with the audit row of its creation, written with the
-    columns every schema revision has (revision 0001's): for a register made at an older
-    revision, which the services (mapped at the newest) cannot write to. From revision 0013 the
-    audit row is chained as Permit Desk chains it; before, the upgrade to 0013 chains it."""
-    hashed = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1).hash(PASSWORD)
-    with engine.begin() as conn:
-        conn.execute(
-            text(
-                "INSERT INTO app_user (username, full_name, password_hash, roles, active) "
-                "VALUES (:u, :n, :h, :r, :t)"
-            ),
-            {"u": username, "n": username.title(), "h": hashed, "r": roles, "t": True},
-        )
-        user_id = conn.execute(
-            text("SELECT id FROM app_user WHERE username = :u"), {"u": username}
-        ).scalar_one()
-        created = {
-            "at": datetime(2025, 4, 14, 9, tzinfo=UTC),
-            "user_id": None,
-            "entity": "user",
-            "entity_id": user_id,
-            "permit_id": None,
-            "action": "create",
-            "changes": [
-                {"field": "roles_text", "old": None, "new": roles},
-                {"field": "active", "old": None, "new": "True"},
-            ],
-        }
-        if "row_hash" in {c["name"] for c in inspect(conn).get_columns("audit_event")}:
-            audit_chain.append(conn, [created])
-        else:
-            conn.execute(insert(schema.audit_event), [created])
 
 
 # --- this module's own helpers -------------------------------------------------------------

@@ -19,9 +19,8 @@ from desk.clock import FixedClock
 from desk.fees.engine import QuoteItem, QuoteRequest
 from desk.services import fees, permits
 from permitdesk.cli import main
-from tests.cli_sign_in import ready, signed
+from tests.cli_sign_in import ready, signed, user_row
 from tests.db.test_backup_failures import fill_disk_on_backup
-from tests.db.test_cli_db_signing import user_row
 from tests.factories import application, pay_in_full, seed_register
 
 REROOF = QuoteRequest(items=(QuoteItem("RES-OTHER", amount=Decimal("100.00")),))

@@ -24,7 +24,7 @@ from desk.domain.enums import Role
 from desk.services import tokens, users
 from permitdesk import signing
 from permitdesk.cli import main
-from tests.cli_sign_in import PASSWORD, lines, ready, signed
+from tests.cli_sign_in import PASSWORD, lines, ready, seeded_office, signed
 from tests.factories import seed_register
 
 NEW = "Walked-to-work-7"
@@ -410,13 +410,7 @@ def test_a_fee_quote_from_a_register_reads_the_password_then_the_request(
 
 @pytest.fixture
 def office(tmp_path: Path, clock: FixedClock) -> Path:
-    path = tmp_path / "office.db"
-    database = open_database(sqlite_url(path))
-    try:
-        seed_register(database, clock)
-    finally:
-        database.close()
-    return path
+    return seeded_office(tmp_path / "office.db", clock)
 
 
 def test_the_files_owner_recovers_an_administrator_as_the_command_line(

@@ -19,8 +19,7 @@ from desk.clock import FixedClock
 from desk.domain.enums import Role
 from desk.errors import AuthenticationFailed
 from desk.services import users
-from tests.cli_sign_in import PASSWORD, lines
-from tests.factories import seed_register
+from tests.cli_sign_in import PASSWORD, lines, seeded_office
 
 
 def permitdesk(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -41,13 +40,7 @@ def as_admin(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture
 def office_db(tmp_path: Path, clock: FixedClock) -> Path:
-    path = tmp_path / "office.db"
-    database = open_database(sqlite_url(path))
-    try:
-        seed_register(database, clock)
-    finally:
-        database.close()
-    return path
+    return seeded_office(tmp_path / "office.db", clock)
 
 
 def test_users_add_reads_the_new_password_after_the_administrators_and_is_audited_as_theirs(

@@ -13,9 +13,8 @@ from db.database import open_database
 from db.engine import DatabaseError, make_engine, sqlite_url
 from db.migrate import current_revision, head_revision, upgrade
 from permitdesk.cli import main
-from tests.cli_sign_in import signed
+from tests.cli_sign_in import signed, user_row
 from tests.conftest import reset_postgres
-from tests.db.test_cli_db_signing import user_row
 
 OLD = "0001"
 

@@ -22,9 +22,8 @@ from desk.clock import FixedClock
 from desk.services import permits
 from permitdesk import config
 from permitdesk.cli import main
-from tests.cli_sign_in import signed
+from tests.cli_sign_in import signed, user_row
 from tests.conftest import PgRegister, provision, reset_postgres
-from tests.db.test_cli_db_signing import user_row
 from tests.factories import application, make_issuable, seed_register
 
 GUARD_REPAIR = (

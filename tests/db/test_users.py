@@ -27,6 +27,7 @@ from desk.errors import (
     ValidationError,
 )
 from desk.services import permits, users
+from tests.cli_sign_in import seeded_office
 from tests.factories import PASSWORD, seed_register
 
 
@@ -156,13 +157,7 @@ def test_the_command_line_actor_cannot_sign_in_and_is_not_a_user(
 
 @pytest.fixture
 def office_db(tmp_path: Path, clock: FixedClock) -> Path:
-    path = tmp_path / "office.db"
-    database = open_database(sqlite_url(path))
-    try:
-        seed_register(database, clock)
-    finally:
-        database.close()
-    return path
+    return seeded_office(tmp_path / "office.db", clock)
 
 
 def test_a_change_by_the_command_line_shows_who_in_a_permits_history(
