@@ -146,7 +146,7 @@ def append_encoded(conn: Connection, rows: Sequence[dict[str, Any]]) -> None:
     names = ", ".join((*columns, "changes", "row_hash"))
     marks = ", ".join([mark] * len(columns) + [changes, mark])
     conn.exec_driver_sql(f"INSERT INTO audit_event ({names}) VALUES ({marks})", values)
-    announce(conn)
+    announce(conn, ids)
 
 
 def _new_ids(conn: Connection, last_id: int, n: int) -> list[int]:
@@ -175,7 +175,7 @@ def append(conn: Connection, rows: Sequence[dict[str, Any]]) -> None:
         previous = row["row_hash"] = row_hash(previous, row)
         chained.append(row)
     conn.execute(insert(schema.audit_event), chained)
-    announce(conn)  # the other workstations refresh when this transaction commits
+    announce(conn, ids)  # the other workstations refresh when this transaction commits
 
 
 def hash_unhashed(conn: Connection) -> int:

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import logging
 import threading
+import weakref
 from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import Connection, Engine, func, select, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.pool import Pool
 
 from db import schema
 from db.engine import read_connection
@@ -24,9 +26,46 @@ CHANNEL = "permitdesk_changes"
 log = logging.getLogger(__name__)
 
 
-def announce(conn: Connection) -> None:
-    """Inside a writing transaction: tell the listening workstations when it commits (NOTIFY
-    is transactional; a rollback sends nothing). SQLite's watchers poll instead."""
+class _WrittenHere:
+    """The audit ids written through one connection pool (this workstation's register), as
+    (first, last) runs: a change written here is not "changed on another workstation". A
+    rolled-back id is never read back, so it does no harm; a bulk import is one run."""
+
+    def __init__(self) -> None:
+        self._runs: list[tuple[int, int]] = []
+        self._lock = threading.Lock()
+
+    def add(self, ids: list[int]) -> None:
+        if not ids:
+            return
+        with self._lock:
+            first, last = min(ids), max(ids)
+            if self._runs and self._runs[-1][1] + 1 >= first >= self._runs[-1][0]:
+                self._runs[-1] = (self._runs[-1][0], max(last, self._runs[-1][1]))
+            else:
+                self._runs.append((first, last))
+            del self._runs[:-1000]  # the newest are the ones a watcher still has to read
+
+    def __contains__(self, audit_id: int) -> bool:
+        with self._lock:
+            return any(first <= audit_id <= last for first, last in self._runs)
+
+
+# By the engine's pool: an engine with other execution options shares its parent's pool.
+_written: weakref.WeakKeyDictionary[Pool, _WrittenHere] = weakref.WeakKeyDictionary()
+_written_lock = threading.Lock()
+
+
+def written_here(engine: Engine) -> _WrittenHere:
+    with _written_lock:
+        return _written.setdefault(engine.pool, _WrittenHere())
+
+
+def announce(conn: Connection, ids: list[int]) -> None:
+    """Inside a writing transaction that appended audit rows `ids`: tell the listening
+    workstations when it commits (NOTIFY is transactional; a rollback sends nothing). SQLite's
+    watchers poll instead."""
+    written_here(conn.engine).add(ids)
     if conn.dialect.name == "postgresql":
         conn.execute(text("SELECT pg_notify(:channel, '')"), {"channel": CHANNEL})
 
@@ -40,6 +79,7 @@ class Change:
     entity_id: int
     permit_id: int | None
     action: str
+    here: bool = False  # written by this process (this workstation), not another one
 
 
 def _last_id(conn: Connection) -> int:
@@ -116,7 +156,11 @@ class ChangeWatcher:
             ).all()
         if rows:
             self.last_id = int(rows[-1][0])
-        return [Change(int(r[0]), r[1], str(r[2]), r[3], int(r[4]), r[5], r[6]) for r in rows]
+        mine = written_here(self.engine)
+        return [
+            Change(int(r[0]), r[1], str(r[2]), r[3], int(r[4]), r[5], r[6], int(r[0]) in mine)
+            for r in rows
+        ]
 
     def close(self) -> None:
         self._stop.set()

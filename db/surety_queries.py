@@ -15,7 +15,7 @@ from sqlalchemy import Connection, func, select
 from db import schema
 from db.letterheads import letterhead_as_of
 from desk.domain.cashiering import AccountPurpose
-from desk.domain.enums import PartyRole
+from desk.domain.enums import PartyRole, Role
 from desk.domain.model import DepositState
 from desk.domain.sureties import (
     ZERO,
@@ -34,6 +34,7 @@ from desk.domain.sureties import (
     eligible_on,
     money_words,
 )
+from desk.domain.sureties import refund_order_role as order_role_of
 from desk.services.sureties import (
     QUEUES,
     DepositLine,
@@ -462,3 +463,12 @@ def permit_label(conn: Connection, permit_id: int) -> str:
         return f"#{permit_id}"
     address = _address(row.house_number, row.street, row.unit)
     return " — ".join(x for x in (row.number or f"#{permit_id}", address) if x)
+
+
+def refund_order_role(conn: Connection, municipality_id: int) -> Role:
+    """Who acts for the City Engineer on deposit refunds here (15.1.43; the Municipality
+    screen's setting, the engineer's role when not set)."""
+    settings = conn.execute(
+        select(schema.municipality.c.settings).where(schema.municipality.c.id == municipality_id)
+    ).scalar()
+    return order_role_of(settings)

@@ -462,7 +462,6 @@ def _pg_dump_before_upgrade(
     """A PostgreSQL register behind this Permit Desk is dumped (custom format) before
     `db upgrade` changes it; the file's path, or None when there is nothing to upgrade."""
     import shutil
-    import subprocess
     from datetime import datetime
 
     from db.engine import is_sqlite
@@ -485,20 +484,10 @@ def _pg_dump_before_upgrade(
     url = engine.url
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     out = Path(args.out or f"{url.database}.before-{HEAD}-{stamp}.dump")
-    # URL.set(password=None) keeps the password (rendered "***"); libpq gets PGPASSWORD instead.
-    libpq = url._replace(drivername="postgresql", password=None).render_as_string()
-    env = dict(os.environ)
-    if url.password:
-        env["PGPASSWORD"] = str(url.password)  # not on the command line, where ps shows it
-    done = subprocess.run(
-        [pg_dump, "--format=custom", f"--file={out}", f"--dbname={libpq}"],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        reason = (done.stderr.strip().splitlines() or ["failed"])[-1]
+    from db.backups import run_pg_dump
+
+    reason = run_pg_dump(pg_dump, url, out)
+    if reason is not None:
         raise usage_error(
             f"pg_dump could not back up the database, so it was not upgraded: {reason}"
         )

@@ -88,6 +88,13 @@ def _figure(h: Headline, name: str) -> str:
     return money(value) if isinstance(value, Decimal) else count(value)
 
 
+def trend_title(rep: AnnualReport) -> str:
+    """The trend named by the years it holds: a register begun in 2024 has no five years yet."""
+    years = [h.year for h in rep.full_trend] or [rep.year]
+    first, last = min(years), max(years)
+    return f"Trend, {first}" if first == last else f"Trend, {first}–{last}"
+
+
 def summary_sentence(rep: AnnualReport) -> str:
     h, prev = rep.headline, rep.previous
     what = f"{trade_label(rep.trade).lower()} " if rep.trade else ""
@@ -250,7 +257,7 @@ def _summary_and_tables_pdf(pdf: Pdf, rep: AnnualReport, register: bool) -> None
             for name, label in _fields(rep)
         ],
     )
-    pdf.h1("Five-year trend")
+    pdf.h1(trend_title(rep))
     widths = {"valuation": 1.4, "fees_collected": 1.25}  # inches; the counts take 0.95
     cols = [Col("Year", 0.5)] + [
         Col(
@@ -424,9 +431,9 @@ def _summary_and_tables_pdf(pdf: Pdf, rep: AnnualReport, register: bool) -> None
         [
             Col("Permit", 0.75),
             Col("Issued", 0.75),
-            Col("Kind", 1.4),
-            Col("Address", 1.6),
-            Col("Description", 2.5),
+            Col("Kind", 1.4, wrap=True),
+            Col("Address", 1.6, wrap=True),
+            Col("Description", 2.5, wrap=True),
         ],
         [[x.number, day(x.issued_on), x.kind_label, x.address, x.description] for x in rep.razings],
         empty=f"No razing or moving permits were issued in {rep.year}.",
@@ -443,7 +450,7 @@ def _summary_and_tables_pdf(pdf: Pdf, rep: AnnualReport, register: bool) -> None
             Col("Date", 0.75),
             Col("Order", 1.05),
             Col("Permit", 0.72),
-            Col("Address", 1.3),
+            Col("Address", 1.3, wrap=True),
             Col("Section", 0.75),
             Col("Reasons", 1.68, wrap=True),
             Col("Lifted", 0.75),
@@ -502,9 +509,9 @@ def _summary_and_tables_pdf(pdf: Pdf, rep: AnnualReport, register: bool) -> None
             [
                 Col("Permit", 0.72),
                 Col("Issued", 0.74),
-                Col("Kind", 1.6),
-                Col("Address", 1.5),
-                Col("Owner", 1.4),
+                Col("Kind", 1.6, wrap=True),
+                Col("Address", 1.5, wrap=True),
+                Col("Owner", 1.4, wrap=True),
                 Col("Valuation", 1.04, "RIGHT"),
             ],
             [
@@ -973,7 +980,7 @@ def export_annual_xlsx(rep: AnnualReport, out: Path, *, register: bool = True) -
                 xlsx.MONEY_FORMAT if name in ("valuation", "fees_collected") else xlsx.COUNT_FORMAT
             )
     row = t_s.next_row + 1
-    ws.cell(row=row, column=1, value="Five-year trend").font = xlsx.TOTAL_FONT
+    ws.cell(row=row, column=1, value=trend_title(rep)).font = xlsx.TOTAL_FONT
     fields = _fields(rep)
     xlsx.write_table(
         ws,
@@ -1166,7 +1173,7 @@ def _licensing_pdf(pdf: Pdf, rep: AnnualReport) -> None:
     licences granted and revoked."""
     s = rep.licensing
     if s.show_condemnations:
-        pdf.h2(f"Condemnations ({COUNCIL_SECTION}; Hudson 140)")
+        pdf.h2(f"Condemnations ({COUNCIL_SECTION})")  # the record 15.1.6(c) keeps
         if not s.recorded:
             pdf.note(f"Condemnations of buildings: {NOT_RECORDED}.")
         else:
@@ -1245,7 +1252,7 @@ def _licensing_xlsx(wb: Any, rep: AnnualReport, lines: list[str], raz: Any, row:
         start = xlsx.write_title(
             ws,
             f"Dwellings condemned as unfit for human habitation — {rep.year} ({COUNCIL_SECTION})",
-            [*lines, "Grounds: Hudson 140 B(1)–(3); vacated within the period ordered (C)."],
+            [*lines, "Grounds: B(1)–(3) as recorded; vacated within the period ordered."],
         )
         t = xlsx.write_table(
             ws,

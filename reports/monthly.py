@@ -103,9 +103,9 @@ def render_monthly_pdf(rep: MonthlyReport, out: Path) -> None:
         [
             Col("Permit", 0.72),
             Col("Issued", 0.74),
-            Col("Kind", 1.7),
-            Col("Address", 1.55),
-            Col("Owner", 1.29),
+            Col("Kind", 1.7, wrap=True),
+            Col("Address", 1.55, wrap=True),
+            Col("Owner", 1.29, wrap=True),
             Col("Valuation", 1.0, "RIGHT"),
         ],
         [

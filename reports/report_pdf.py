@@ -189,8 +189,11 @@ class Pdf:
         )
 
         def cell(c: Col, w: float, value: str) -> Any:
-            if c.wrap:
+            # Only a value too long for its column is a Paragraph (reportlab's slow path).
+            if c.wrap and stringWidth(value, self.regular, CELL_SIZE) > w - PAD:
                 return para(value, wrap_style)
+            if c.wrap:
+                return value
             return fit(value, self.regular, CELL_SIZE, w - PAD)
 
         body: list[list[Any]] = [

@@ -200,4 +200,5 @@ def export_route_xlsx(sheet: RouteSheet, out: Path) -> None:
         for cell in row:
             cell.alignment = Alignment(vertical="top", wrap_text=True)
     ws.freeze_panes = "A4"
+    ws.auto_filter.ref = f"A3:I{max(3, ws.max_row)}"  # the stops, by street or by time
     xlsx.save(wb, out)

@@ -1,7 +1,9 @@
 """What every Permit Desk spreadsheet shares: a title block, tables with a styled and frozen
 header row, money and dates in their formats, totals as formulas (so a treasurer who changes a
 figure sees the total follow), fitted column widths, landscape pages fitted to the width, and
-the document properties. Pure helpers over openpyxl; they query nothing.
+the document properties; on saving, each formula's value beside it (reports.xlsx_values), no
+column wider than 40 and a filter on each sheet's largest table. Pure helpers over openpyxl; they
+query nothing.
 
     wb = new_workbook("Daily cash report", subject="03/02/2026", author="City of Glendale")
     ws = first_sheet(wb, "Receipts")
@@ -14,7 +16,9 @@ the document properties. Pure helpers over openpyxl; they query nothing.
 from __future__ import annotations
 
 import io
+import weakref
 from collections.abc import Collection, Sequence
+from copy import copy
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
@@ -26,6 +30,8 @@ from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
+from reports.xlsx_values import with_values
+
 MONEY_FORMAT = '"$"#,##0.00;[Red]-"$"#,##0.00'
 DATE_FORMAT = "mm/dd/yyyy"
 DATETIME_FORMAT = "mm/dd/yyyy h:mm AM/PM"
@@ -36,7 +42,10 @@ TOTAL_FONT = Font(bold=True)
 TITLE_FONT = Font(bold=True, size=14)
 SUBTITLE_FONT = Font(color="5D6873")
 _THIN = Side(style="thin", color="1B2430")
-MIN_WIDTH, MAX_WIDTH = 8, 60
+# Wider than 40 a column pushes the next ones off a laptop's screen: longer text wraps.
+MIN_WIDTH, MAX_WIDTH = 8, 40
+# The tables written on each sheet, so that save() can put the sheet's filter on its largest.
+_TABLES: weakref.WeakKeyDictionary[Worksheet, list[TableRange]] = weakref.WeakKeyDictionary()
 
 
 @dataclass(frozen=True)
@@ -188,7 +197,9 @@ def write_table(
         ws.print_title_rows = f"{header_row}:{header_row}"  # the header on every printed page
     if autofilter and rows:
         ws.auto_filter.ref = f"A{header_row}:{get_column_letter(n)}{last}"
-    return TableRange(header_row, first, last, total, n)
+    table = TableRange(header_row, first, last, total, n)
+    _TABLES.setdefault(ws, []).append(table)
+    return table
 
 
 def _shown(value: Any, number_format: str) -> str:
@@ -224,6 +235,44 @@ def fit_columns(ws: Worksheet, skip_rows: Collection[int] = (), max_width: int =
         ws.column_dimensions[get_column_letter(column)].width = max(
             MIN_WIDTH, min(width, max_width)
         )
+    _wrap_long(ws, max_width, skip_rows)
+
+
+def _wrap_long(ws: Worksheet, max_width: int, skip_rows: Collection[int] = ()) -> None:
+    """Text longer than its column is wide wraps (its alignment otherwise kept)."""
+    for row in ws.iter_rows():
+        for cell in row:
+            if cell.row in skip_rows or not isinstance(cell.value, str):
+                continue
+            if cell.value.startswith("=") or len(cell.value) <= max_width:
+                continue
+            letter = get_column_letter(cell.column)
+            width = ws.column_dimensions[letter].width or MIN_WIDTH
+            if len(cell.value) > width and not cell.alignment.wrap_text:
+                align = copy(cell.alignment)
+                align.wrap_text = True
+                align.vertical = align.vertical or "top"
+                cell.alignment = align
+
+
+def finish_workbook(wb: Workbook) -> None:
+    """What every workbook gets before it is saved: no column wider than MAX_WIDTH (longer
+    text wraps), and each sheet's largest table a filter (Excel allows one a sheet) when the
+    sheet has none."""
+    for ws in wb.worksheets:
+        capped = False
+        for dim in ws.column_dimensions.values():
+            if dim.width and dim.width > MAX_WIDTH:
+                dim.width = MAX_WIDTH
+                capped = True
+        if capped:
+            _wrap_long(ws, MAX_WIDTH)
+        tables = _TABLES.get(ws, [])
+        if ws.auto_filter.ref or not tables:
+            continue
+        biggest = max(tables, key=lambda t: t.last_row - t.first_row)
+        last = max(biggest.last_row, biggest.header_row)
+        ws.auto_filter.ref = f"A{biggest.header_row}:{get_column_letter(biggest.columns)}{last}"
 
 
 def setup_page(ws: Worksheet, *, landscape: bool = True, header_text: str = "") -> None:
@@ -247,11 +296,14 @@ def save(wb: Workbook, out: Path) -> None:
     this way a full disk is one OSError naming the file, and no half-written workbook is left."""
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
+    finish_workbook(wb)
     buffer = io.BytesIO()
     wb.save(buffer)
+    # Each formula's value saved beside it: a viewer that does not calculate shows the number.
+    data = with_values(buffer.getvalue(), wb)
     try:
         with open(out, "wb") as f:
-            f.write(buffer.getbuffer())
+            f.write(data)
     except OSError as e:
         if out.is_file():
             out.unlink(missing_ok=True)

@@ -62,7 +62,9 @@ def application() -> QApplication:
     assert isinstance(app, QApplication)
     QCoreApplication.setOrganizationName(ORGANIZATION)
     QCoreApplication.setApplicationName(APPLICATION)
-    app.setApplicationDisplayName(APP_TITLE)
+    # No display name: Qt appends it to every window title unless the title ends with it, and
+    # "Permit Desk — City of Glendale" would read "… — Permit Desk" twice over.
+    app.setApplicationDisplayName("")
     # The same calm look on Windows and Linux; the stylesheet adds colour. Set only when it
     # changes: setting either again re-polishes every widget that exists.
     use_desk_style(app)
@@ -551,13 +553,17 @@ def _interactive(database: Database, user: str | None) -> int:
                 window.statusBar().showMessage(swept, 30_000)
             window.load()
             window.show_home()  # what waits for this user first; Ctrl+F finds a permit
+            # The day's first start backs the register up, in the background (ui/backups.py).
+            window.backups.start_automatic()
             app.exec()
+            window.backups.wait()  # a backup stopped half-way would be lost
             if window.switch_to is not None:  # File → Switch municipality: the same user
                 municipality_id = window.switch_to
                 window.deleteLater()
                 continue
-            if not window.sign_out_reason:
-                return 0
+            if not window.sign_out_reason and not window.signing_out:
+                return 0  # Quit; Cancel at the next sign-in quits too
+            # Signed out (File → Sign out, Someone else, or refused): who signs in next.
             actor, note, user = None, window.sign_out_reason, ""
             window.deleteLater()
     finally:

@@ -7,11 +7,29 @@ from pathlib import Path
 
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QMessageBox, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QFileDialog,
+    QInputDialog,
+    QMainWindow,
+    QMessageBox,
+    QWidget,
+)
 
 
 def inform(parent: QWidget | None, title: str, text: str) -> None:
     QMessageBox.information(parent, title, text)
+
+
+def tell(parent: QWidget | None, text: str, ms: int = 30000) -> bool:
+    """A confirmation of what was just done, on the window's status line rather than a box to
+    dismiss after every call at the counter. False when the window has no status line (the
+    caller shows the text in place)."""
+    window = parent.window() if parent is not None else None
+    if isinstance(window, QMainWindow):
+        window.statusBar().showMessage(" ".join(text.split()), ms)
+        return True
+    return False
 
 
 def warn(parent: QWidget | None, title: str, text: str) -> None:

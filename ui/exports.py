@@ -261,5 +261,5 @@ def choose_document_folder(parent: QWidget) -> Path | None:
             f"Printouts cannot be filed in {folder} ({e.strerror or e}); they stay in {current}.",
         )
         return None
-    settings.write(settings.DOCUMENT_FOLDER, str(folder))
+    settings.write(settings.document_folder_key(), str(folder))
     return folder

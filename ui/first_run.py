@@ -67,6 +67,10 @@ class FirstRunDialog(QDialog):
         self.admin_page = self._admin_page()
         for page in (self.welcome_page, self.progress_page, self.admin_page):
             self.pages.addWidget(page)
+        # Enter in a field of the administrator's form creates it. Set as the default only
+        # now the page is in the dialog (before, the welcome page's first button took it).
+        self.create_button.setDefault(True)
+        self.pages.currentChanged.connect(self._page_changed)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(24, 20, 24, 16)
         layout.addWidget(self.pages)
@@ -205,6 +209,10 @@ class FirstRunDialog(QDialog):
         layout.addStretch(1)
         layout.addWidget(buttons)
         return page
+
+    def _page_changed(self, _index: int) -> None:
+        if self.pages.currentWidget() is self.admin_page:
+            self.create_button.setDefault(True)  # a welcome button focused meanwhile took it
 
     def show_admin_page(self) -> None:
         self.pages.setCurrentWidget(self.admin_page)

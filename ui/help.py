@@ -30,6 +30,8 @@ from db.engine import default_sqlite_path, log_dir
 from db.migrate import HEAD, current_revision
 from desk import __version__
 from ui import dialogs
+from ui.backups import last_backup_text
+from ui.geometry import fit_window
 from ui.presenters.help import (
     GUIDE_MISSING,
     AboutInfo,
@@ -151,7 +153,7 @@ class GuideWindow(QWidget):
         self.contents.itemClicked.connect(lambda item, _col: self.scroll_to_item(item))
         self.contents.currentItemChanged.connect(lambda item, _old: self.scroll_to_item(item))
         QShortcut(QKeySequence(Qt.Key.Key_Escape), self).activated.connect(self.close)
-        self.resize(1100, 780)
+        fit_window(self, "help", (1100, 780))
         self.path = find_guide() if path is None else path
         self.load()
 
@@ -259,7 +261,7 @@ class ShortcutsDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(self.table, 1)
         layout.addWidget(buttons)
-        self.resize(620, 640)
+        fit_window(self, "shortcuts", (620, 640))
 
     def _group(self, title: str, rows: list[ShortcutRow]) -> None:
         heading = QTableWidgetItem(title)
@@ -302,6 +304,7 @@ def about_info(database: Database) -> AboutInfo:
         data_folder=str(default_sqlite_path().parent),
         log_folder=str(log_dir()),
         qt_version=f"{pyside_version} (PySide6)",
+        last_backup=last_backup_text(database),
     )
 
 

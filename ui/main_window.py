@@ -20,13 +20,17 @@ from PySide6.QtWidgets import (
 from db import queries
 from db.changes import Change
 from db.database import Database
+from db.ordinance_queries import municipality_provides
 from db.user_queries import user_access
 from desk.clock import Clock, SystemClock
 from desk.domain.kinds import kinds_for
+from desk.domain.ordinances import Part
 from desk.domain.permissions import Permission, allowed
 from desk.errors import DeskError, SignedOut
 from desk.services import fees
-from ui import dialogs, exports, settings
+from ui import dialogs, exports, list_print, settings
+from ui.backups import BackupActions
+from ui.geometry import fit_window
 from ui.help import install_help_menu
 from ui.live import LiveChanges
 from ui.permit.base import PermitContext
@@ -34,6 +38,7 @@ from ui.permit.window import PermitWindow
 from ui.presenters.permit_list import PermitListPresenter, SqlPermitSource
 from ui.presenters.saved_searches import SavedSearches
 from ui.presenters.session import Session
+from ui.session_lock import SessionLock
 from ui.views.bonds import SECTION_TITLE as BONDS
 from ui.views.bonds import BondsView
 from ui.views.cashier import SECTION_TITLE as CASHIER
@@ -96,6 +101,7 @@ class MainWindow(QMainWindow):
         *,
         remember_geometry: bool = True,
         clock: Clock | None = None,
+        idle_lock_ms: int | None = None,
     ) -> None:
         super().__init__()
         self.setObjectName("mainWindow")
@@ -110,6 +116,7 @@ class MainWindow(QMainWindow):
         self.intake_window: IntakeWindow | None = None
         self.parcel_import_dialog: QDialog | None = None  # File → Import parcels…
         self.setWindowTitle(session.window_title)
+        settings.use_register(database.engine.url.render_as_string(hide_password=True))
 
         source = SqlPermitSource(
             database, session.municipality_id, user_id=session.actor.user_id, clock=self.clock
@@ -134,6 +141,7 @@ class MainWindow(QMainWindow):
         self.home_view = HomeView(database, session, self.clock, self)
         self.home_view.open_permit.connect(self.open_permit)
         self.home_view.open_section.connect(self._open_section_named)
+        self.home_view.open_place.connect(self._open_place)
         self.sections: list[tuple[str, QWidget]] = [
             (HOME, self.home_view),
             (PERMITS, self.permits_view),
@@ -227,10 +235,30 @@ class MainWindow(QMainWindow):
         if allowed(session.actor, Permission.MANAGE_USERS):
             self.users_view = UsersView(database, session, self.clock, self)
             self.sections.append((USERS, self.users_view))
+        # One municipality at a time: only the sections its ordinances provide
+        # (desk.domain.ordinances); Hudson ch. 140 has no permits, Glendale no rooming houses.
+        self._drop_sections_not_provided()
         self.sign_out_reason = ""
         # File → Switch municipality: the municipality the app re-opens this window for (ui.app).
         self.switch_to: int | None = None
         self.signed_out.connect(self.sign_out)
+        # File → Sign out: the app asks who signs in next (ui.app), the process goes on.
+        self.signing_out = False
+        # A counter PC left alone locks behind the sign-in dialog after the municipality's
+        # idle minutes (Administration → Municipality; idle_lock_ms: tests' short timeout).
+        if idle_lock_ms is None:
+            from desk.services.municipality import idle_lock_minutes
+
+            idle_lock_ms = idle_lock_minutes(database.uow(), session.municipality_id) * 60_000
+        self.session_lock = SessionLock(
+            self,
+            database,
+            session.actor.username,
+            session.full_name,
+            idle_lock_ms,
+            unsaved_forms=self.unsaved_forms,
+            sign_out=self.sign_out,
+        )
         database.signed_out_listeners.append(self._refused)
         self.nav = QListWidget(self)
         self.nav.setObjectName("navigation")
@@ -270,12 +298,37 @@ class MainWindow(QMainWindow):
         self._build_actions()
         self.help_menu = install_help_menu(self, database)  # after every other menu: last
         self._build_status_bar()
-        self.resize(1280, 800)
+        fit_window(self, "main", (1280, 800), keep=remember_geometry)
         if remember_geometry:
             self._restore_state()
         # Other workstations' changes, within a second or two (ui.live).
         self.live = LiveChanges(database, self)
         self.live.changed.connect(self._changed_elsewhere)
+
+    def _drop_sections_not_provided(self) -> None:
+        """The sections of parts the municipality's ordinances do not provide leave the
+        sidebar; their views stay built (other views signal them) but hidden."""
+        with self.database.read() as conn:
+            self.provides = provides = municipality_provides(conn, self.session.municipality_id)
+        parts = {
+            PERMITS: Part.PERMITS,
+            DEADLINES: Part.PERMITS,
+            FEE_SCHEDULES: Part.PERMITS,
+            BONDS: Part.BONDS,
+            DEPOSITS: Part.DEPOSITS,
+            ENFORCEMENT: Part.ENFORCEMENT,
+            ROOMING: Part.ROOMING,
+        }
+        kept = []
+        for title, widget in self.sections:
+            wanted = provides.has(parts[title]) if title in parts else True
+            if title == LICENSING:
+                wanted = provides.has(Part.LICENCES) or provides.has(Part.CONDEMNATIONS)
+            if wanted:
+                kept.append((title, widget))
+            else:
+                widget.hide()
+        self.sections = kept
 
     def _build_actions(self) -> None:
         menu = self.menuBar().addMenu("&File")
@@ -300,11 +353,14 @@ class MainWindow(QMainWindow):
         self.quit_action.setMenuRole(QAction.MenuRole.QuitRole)
         self.quit_action.triggered.connect(self.close)
         # The one Ctrl+P of the main window (a second one would be ambiguous): the section shown
-        # prints its printout (print_current) straight to the print dialog.
+        # prints its printout (print_current), else its list as filtered (ui.list_print),
+        # straight to the print dialog.
         self.print_action = QAction("Prin&t…", self)
         self.print_action.setShortcut(QKeySequence.StandardKey.Print)
         self.print_action.triggered.connect(
-            lambda: exports.print_section(self._current_section(), self.statusBar())
+            lambda: list_print.print_shown(
+                self._current_section(), self.statusBar(), self.database, self.session, self.clock
+            )
         )
         self.folder_action = QAction("&Document folder…", self)
         self.folder_action.triggered.connect(lambda: exports.choose_document_folder(self))
@@ -312,6 +368,14 @@ class MainWindow(QMainWindow):
             menu.addAction(action)
             self.addAction(action)  # shortcuts work while the menu bar is hidden too
         menu.addAction(self.folder_action)
+        # The register to the backup folder, checked once written (ui/backups.py).
+        self.backups = BackupActions(
+            self, self.database, self.session.actor, self.session.municipality_id, self.clock
+        )
+        self.backup_action = QAction("&Back up now…", self)
+        self.backup_action.setObjectName("fileBackUpNow")
+        self.backup_action.triggered.connect(self.backups.back_up_now)
+        menu.addAction(self.backup_action)
         # The county's parcel file: the clerk and the administrator (the service checks again).
         self.import_parcels_action = QAction("Import p&arcels…", self)
         self.import_parcels_action.setObjectName("fileImportParcels")
@@ -344,6 +408,13 @@ class MainWindow(QMainWindow):
         self.switch_action.triggered.connect(self.choose_municipality)
         menu.addAction(self.switch_action)
         menu.addSeparator()
+        # A shared counter PC: the next person signs in without restarting the app.
+        self.sign_out_action = QAction("Sign &out", self)
+        self.sign_out_action.setObjectName("fileSignOut")
+        self.sign_out_action.setShortcut(QKeySequence("Ctrl+Shift+L"))
+        self.sign_out_action.triggered.connect(self.sign_out_by_user)
+        menu.addAction(self.sign_out_action)
+        self.addAction(self.sign_out_action)
         menu.addAction(self.quit_action)
         self.addAction(self.quit_action)
 
@@ -366,6 +437,11 @@ class MainWindow(QMainWindow):
         self.occupancy_action.setObjectName("toolsOccupancy")
         self.occupancy_action.triggered.connect(self.open_occupancy_calculator)
         tools.addAction(self.occupancy_action)
+        if not self.provides.has(Part.ENFORCEMENT):  # its limits are a housing code's
+            why = f"{self.session.municipality_name} enforces no housing code in Permit Desk"
+            self.occupancy_action.setEnabled(False)
+            self.occupancy_action.setStatusTip(why)
+            self.occupancy_action.setToolTip(why)
         # New Lisbon §435-8.I: the street register's repavings, for those who keep it.
         self.repaving_action = QAction("Street &repaving…", self)
         self.repaving_action.setObjectName("toolsStreetRepaving")
@@ -420,9 +496,6 @@ class MainWindow(QMainWindow):
     # --- state ------------------------------------------------------------------------
 
     def _restore_state(self) -> None:
-        geometry = settings.read_bytes(settings.MAIN_GEOMETRY)
-        if geometry is not None:
-            self.restoreGeometry(geometry)
         state = settings.read_bytes(settings.MAIN_STATE)
         if state is not None:
             self.restoreState(state)
@@ -451,6 +524,12 @@ class MainWindow(QMainWindow):
         if self.intake_window is not None and not self.intake_window.close():
             event.ignore()  # an unsaved application: the clerk chose to keep it
             return
+        # Every other window of the session (a case, a person, a dialog) closes with it:
+        # nothing of this user's stays on screen for the next one, and the app can end.
+        self.session_lock.stop()
+        for child in self.findChildren(QWidget):
+            if child.isWindow() and (child.isVisible() or child in self.session_lock.hidden):
+                child.close()
         if self._refused in self.database.signed_out_listeners:
             self.database.signed_out_listeners.remove(self._refused)
         self.live.stop()
@@ -461,7 +540,6 @@ class MainWindow(QMainWindow):
         if self.occupancy_window is not None:
             self.occupancy_window.close()
         if self.remember_geometry:
-            settings.write(settings.MAIN_GEOMETRY, self.saveGeometry())
             settings.write(settings.MAIN_STATE, self.saveState())
             self.permits_view.save_columns()
         super().closeEvent(event)
@@ -493,6 +571,26 @@ class MainWindow(QMainWindow):
             return
         self.sign_out_reason = reason
         QTimer.singleShot(0, self.close)  # after the slot that met the refusal has returned
+
+    def sign_out_by_user(self) -> bool:
+        """File → Sign out: unsaved forms are asked about as Quit asks; then every window of
+        the session closes and the app asks who signs in next (ui.app). False when a form
+        was kept."""
+        self.signing_out = True
+        if not self.close():
+            self.signing_out = False  # the user kept an unsaved form: still signed in
+            return False
+        return True
+
+    def unsaved_forms(self) -> list[str]:
+        """The forms with edits not saved, as a sentence names them ("new application")."""
+        forms = []
+        if self.intake_window is not None and self.intake_window.presenter.dirty:
+            forms.append("new application")
+        view = self.municipality_view
+        if view is not None and view.presenter.dirty:
+            forms.append("municipality settings")
+        return forms
 
     def municipalities(self) -> list[tuple[int, str, str]]:
         with self.database.read() as conn:
@@ -591,6 +689,14 @@ class MainWindow(QMainWindow):
         if title in self.section_titles():
             self.show_section(title)
 
+    def _open_place(self, title: str, place: str) -> None:
+        """A home item done at one place of a section (a drawer's day, a deposits queue)."""
+        if title in self.section_titles():
+            view = self.show_section(title)
+            show_place = getattr(view, "show_place", None)
+            if callable(show_place):
+                show_place(place)
+
     def refresh(self) -> None:
         self.permits_view.load()
         for window in self.permit_windows.values():
@@ -649,10 +755,12 @@ class MainWindow(QMainWindow):
             shown.load()  # type: ignore[attr-defined]
         if self.cashier_view is not None and shown is self.cashier_view:
             self.cashier_view.load_receipts()
-        muni = [c for c in changes if c.entity == "municipality"]
+        # What this workstation saved itself is no news to it.
+        muni = [c for c in changes if c.entity == "municipality" and not c.here]
         if muni and self.municipality_view is not None and self.municipality_view.loaded:
             self.municipality_view.changed_elsewhere(muni[-1])
-        if self.treasurer_view is not None and shown is self.treasurer_view:
+        elsewhere = any(not c.here for c in changes)
+        if self.treasurer_view is not None and shown is self.treasurer_view and elsewhere:
             self.statusBar().showMessage(
                 "Changed on another workstation: press F5 to see it.", 10000
             )

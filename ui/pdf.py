@@ -10,19 +10,22 @@ from pathlib import Path
 from typing import ClassVar
 
 from PySide6.QtCore import QPoint, QPointF, QRect, QSize, Qt
-from PySide6.QtGui import QKeySequence, QPainter, QShortcut
+from PySide6.QtGui import QKeySequence, QPageLayout, QPageSize, QPainter, QShortcut
 from PySide6.QtPdf import QPdfDocument
 from PySide6.QtPdfWidgets import QPdfView
-from PySide6.QtPrintSupport import QPrintDialog, QPrinter
+from PySide6.QtPrintSupport import QPrintDialog, QPrinter, QPrinterInfo
 from PySide6.QtWidgets import (
     QDialog,
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QSizePolicy,
     QToolButton,
     QVBoxLayout,
     QWidget,
 )
+
+from ui.geometry import fit_window
 
 # Pages go to the printer as images; 300 dots per inch is print quality, and a letter page at
 # 300 dpi is 2550 x 3300 pixels (about 34 MB), where the printer's 1200 dpi would be 540 MB.
@@ -31,6 +34,13 @@ PRINT_DPI = 300
 
 class PdfError(Exception):
     """The file could not be read as a PDF."""
+
+
+class NoPrinter(Exception):
+    """No printer is set up on this computer (Qt's dialog would offer only Print to File)."""
+
+
+NO_PRINTER = "No printer is set up on this computer"
 
 
 def load_into(document: QPdfDocument, path: Path) -> None:
@@ -150,9 +160,24 @@ class PdfPreview(QWidget):
             button.setEnabled(count > 0)
 
 
+def letter_printer(name: str, *, landscape: bool = False) -> QPrinter:
+    """A printer set to US Letter, portrait unless the document is landscape: the office's
+    paper, whatever the system's locale says (Qt's default is A4 in many)."""
+    printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+    printer.setDocName(name)
+    printer.setPageSize(QPageSize(QPageSize.PageSizeId.Letter))
+    printer.setPageOrientation(
+        QPageLayout.Orientation.Landscape if landscape else QPageLayout.Orientation.Portrait
+    )
+    return printer
+
+
 def choose_printer(parent: QWidget | None, printer: QPrinter, pages: int) -> bool:
     """The system's print dialog (printer, copies, page range); False when cancelled. Tests patch
-    this to print into a PDF file."""
+    this to print into a PDF file. Raises NoPrinter when no printer is set up: the dialog would
+    offer only Print to File, on its own paper size."""
+    if not QPrinterInfo.availablePrinters():
+        raise NoPrinter(NO_PRINTER)
     dialog = QPrintDialog(printer, parent)
     dialog.setWindowTitle("Print")
     dialog.setMinMax(1, pages)
@@ -162,15 +187,22 @@ def choose_printer(parent: QWidget | None, printer: QPrinter, pages: int) -> boo
 
 def print_pdf(parent: QWidget | None, path: Path) -> int:
     """Print the PDF's pages through the print dialog. Returns the number of pages sent (0 when
-    the dialog was cancelled). Raises PdfError when the file cannot be read."""
+    the dialog was cancelled, or when no printer is set up: then the filed PDF is opened in the
+    system's viewer and the user told where it is). Raises PdfError when the file cannot be
+    read."""
     document = QPdfDocument()
     try:
         load_into(document, path)
         pages = document.pageCount()
-        printer = QPrinter(QPrinter.PrinterMode.HighResolution)
-        printer.setDocName(path.stem)
+        first_page = document.pagePointSize(0)
+        printer = letter_printer(path.stem, landscape=first_page.width() > first_page.height())
         printer.setFromTo(1, pages)
-        if not choose_printer(parent, printer, pages):
+        try:
+            chosen = choose_printer(parent, printer, pages)
+        except NoPrinter:
+            open_instead(parent, path)
+            return 0
+        if not chosen:
             return 0
         first, last = printer.fromPage(), printer.toPage()
         if first == 0 and last == 0:  # "all pages"
@@ -179,6 +211,16 @@ def print_pdf(parent: QWidget | None, path: Path) -> int:
         return _paint_pages(document, printer, range(first - 1, last))
     finally:
         document.close()
+
+
+def open_instead(parent: QWidget | None, path: Path) -> None:
+    """No printer: the filed PDF opened in the system's viewer (it prints from there, or it is
+    carried to a computer that has a printer), and the user told where it is filed."""
+    from ui import dialogs
+
+    opened = dialogs.open_file(path)
+    tail = "opened." if opened else "no program on this computer opens it."
+    dialogs.inform(parent, "Print", f"{NO_PRINTER}; the PDF is filed at {path} and {tail}")
 
 
 def _paint_pages(document: QPdfDocument, printer: QPrinter, pages: range) -> int:
@@ -240,7 +282,13 @@ class PdfWindow(QDialog):
         close.clicked.connect(self.close)
         QShortcut(QKeySequence.StandardKey.Print, self).activated.connect(self.print_document)
         buttons = QHBoxLayout()
-        buttons.addWidget(QLabel(str(path), self), 1)
+        # Where the file is filed: a long path is cut on the left rather than widening the
+        # window past a small screen.
+        where = QLabel(self)
+        where.setToolTip(str(path))
+        where.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        where.setText(where.fontMetrics().elidedText(str(path), Qt.TextElideMode.ElideLeft, 420))
+        buttons.addWidget(where, 1)
         buttons.addWidget(self.print_button)
         buttons.addWidget(self.save_button)
         buttons.addWidget(self.open_button)
@@ -249,7 +297,7 @@ class PdfWindow(QDialog):
         layout.addWidget(self.preview, 1)
         layout.addWidget(self.status)
         layout.addLayout(buttons)
-        self.resize(760, 900)
+        fit_window(self, "pdf_preview", (760, 900))
 
     def print_document(self) -> int:
         try:

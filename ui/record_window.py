@@ -147,3 +147,19 @@ def window_keys(
     QShortcut(QKeySequence(QKeySequence.StandardKey.Print), window).activated.connect(
         lambda: print_main()
     )
+    # Ctrl+N takes a new application from any window, as it does from the main window.
+    QShortcut(QKeySequence(QKeySequence.StandardKey.New), window).activated.connect(new_application)
+
+
+def new_application() -> QWidget | None:
+    """The main window's New application (its File menu's action: refused there, with its
+    reason, to a user who may not take applications)."""
+    from PySide6.QtWidgets import QApplication
+
+    for top in QApplication.topLevelWidgets():
+        if top.objectName() == "mainWindow" and top.isVisible():
+            action = getattr(top, "new_action", None)
+            if action is not None and action.isEnabled():
+                action.trigger()
+                return getattr(top, "intake_window", None)
+    return None

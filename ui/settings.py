@@ -32,6 +32,15 @@ def saved_searches_key(username: str) -> str:
     return f"permits/saved_searches/{username}"
 
 
+def window_size_key(kind: str, username: str) -> str:
+    """The size a user left a kind of window at (ui.geometry), on this computer."""
+    return f"windows/{kind}/{username}/size"
+
+
+def window_maximised_key(kind: str, username: str) -> str:
+    return f"windows/{kind}/{username}/maximised"
+
+
 def settings() -> QSettings:
     return QSettings(ORGANIZATION, APPLICATION)
 
@@ -60,7 +69,53 @@ def default_document_folder() -> Path:
     return Path(user_data_dir(APP_NAME, appauthor=False)) / "documents"
 
 
+# The register this process works in (use_register): printouts, and the anchors file beside
+# them, are kept per register, so a demo's never mix with the office's own register's.
+_register: str | None = None
+
+
+def use_register(url: str | None) -> None:
+    """`url`: the open register's database URL (None: the default register)."""
+    global _register
+    _register = url
+
+
+def _register_name() -> str | None:
+    """A short name for the open register, or None for the default one (permitdesk.db in the
+    data folder, or none opened)."""
+    if not _register:
+        return None
+    from sqlalchemy.engine import make_url
+
+    from db.engine import default_sqlite_path
+
+    url = make_url(_register)
+    if url.get_backend_name() == "sqlite":
+        if not url.database or url.database == ":memory:":
+            return None
+        path = Path(url.database).expanduser().resolve()
+        if path == default_sqlite_path().expanduser().resolve():
+            return None
+        name = path.stem
+    else:
+        name = f"{url.database or 'register'} on {url.host or 'localhost'}"
+    return "".join(c if c.isalnum() or c in " -_." else "_" for c in name).strip(" .") or None
+
+
+def document_folder_key() -> str:
+    """Where the folder chosen for the open register is kept on this computer."""
+    name = _register_name()
+    return DOCUMENT_FOLDER if name is None else f"{DOCUMENT_FOLDER}/{name}"
+
+
 def document_folder() -> Path:
-    """The folder printouts are filed in: the one chosen on this computer, else the default."""
-    chosen = read_text(DOCUMENT_FOLDER).strip()
-    return Path(chosen) if chosen else default_document_folder()
+    """The folder printouts are filed in: the one chosen for this register on this computer;
+    else, for the default register, the default folder, and for another register a folder of
+    its own name inside it."""
+    chosen = read_text(document_folder_key()).strip()
+    if chosen:
+        return Path(chosen)
+    base = read_text(DOCUMENT_FOLDER).strip()
+    root = Path(base) if base else default_document_folder()
+    name = _register_name()
+    return root if name is None else root / name

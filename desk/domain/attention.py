@@ -21,6 +21,10 @@ INSPECTIONS = "Inspections"
 DEADLINES = "Deadlines"
 PERMITS = "Permits"
 ENFORCEMENT = "Code enforcement"
+# Places inside a section an item opens: the Treasurer's daily close of a drawer and day
+# ("close:<drawer>:<yyyy-mm-dd>"), the Deposits' queue of refunds ordered, awaiting the check.
+CLOSE_PLACE = "close"
+ORDERED_PLACE = "ordered"
 
 
 @dataclass(frozen=True)
@@ -32,6 +36,7 @@ class Item:
     why: str
     permit_id: int | None = None
     section: str = ""
+    place: str = ""  # where in the section (CLOSE_PLACE, ORDERED_PLACE); "" its first page
 
 
 @dataclass(frozen=True)
@@ -57,6 +62,10 @@ TITLES: dict[str, tuple[str, frozenset[Role]]] = {
     "missing_checklist": ("Applications missing checklist items", frozenset({C})),
     "unpaid": ("Unpaid balances", frozenset({C})),
     "deposits_awaiting_receipt": ("Street deposits waiting for a receipt", frozenset({C})),
+    # A past day's drawer left open, and a refund the engineer ordered that no check has paid
+    # (15.1.43: returned on his order by the City Clerk).
+    "drawers_not_closed": ("Drawers not closed on past days", frozenset({C})),
+    "refunds_ordered": ("Deposit refunds ordered, not yet paid", frozenset({C})),
     "act211": ("Act 211 filings with the state", frozenset({C})),
     "inspections_today": ("Today's inspections", frozenset({INS})),
     "orders_past_due": ("Correction orders past due", frozenset({INS})),
@@ -70,6 +79,8 @@ TITLES: dict[str, tuple[str, frozenset[Role]]] = {
     "refundable": ("Street deposits eligible for refund", frozenset({T, E})),
     "returned_checks": ("Returned checks not made good", frozenset({T})),
     "expiring": ("Bonds and insurance ending within 60 days", frozenset({T})),
+    # The register's backup (File → Back up now…): who keeps the register sees it is old.
+    "backup": ("Backup", frozenset({C})),
 }
 
 
@@ -81,6 +92,8 @@ def group_keys(roles: Iterable[Role]) -> list[str]:
     keys = [k for k, (_, who) in TITLES.items() if who & held]
     if "ready_to_issue" in keys and "ready_for_inspector" in keys:
         keys.remove("ready_for_inspector")  # the same permits; this user can issue them
+    if "drawers_open" in keys and "drawers_not_closed" in keys:
+        keys.remove("drawers_not_closed")  # the treasurer's list has the past days too
     return keys
 
 

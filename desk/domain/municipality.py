@@ -15,11 +15,20 @@ Municipality screen (Administration → Municipality).
   - `settings["fee_schedule_date"]`: "application" (default) or "issue": which date picks the
     fee schedule version a permit is priced with (desk.services.fees.pricing_date);
   - `settings["reports"]["c404_high_value"]`: Census Form C-404 lists each permit at or above
-    this valuation on its own (desk.domain.reports.DEFAULT_HIGH_VALUE when not set).
+    this valuation on its own (desk.domain.reports.DEFAULT_HIGH_VALUE when not set);
+  - `settings["deposits"]["refund_order_role"]`: the role that orders a street deposit
+    returned for the City Engineer (Glendale 15.1.43), "engineer" when not set
+    (desk.domain.sureties.refund_order_role);
+  - `settings["security"]["idle_lock_minutes"]`: minutes without keyboard or mouse before a
+    workstation's window locks behind the sign-in dialog (IDLE_LOCK_MINUTES when not set; 0:
+    never);
+  - `settings["backups"]`: the backup folder, how many automatic backups are kept, when the
+    last is overdue, and the last backup made (desk/domain/backups.py).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
@@ -44,6 +53,10 @@ _MAGIC = ((b"\x89PNG\r\n\x1a\n", PNG), (b"\xff\xd8\xff", JPEG))
 
 FEE_DATE_CHOICES = ("application", "issue")
 MAX_C404_THRESHOLD = Decimal(1_000_000_000)
+SECURITY_KEY = "security"
+IDLE_LOCK_SETTING = "idle_lock_minutes"
+IDLE_LOCK_MINUTES = 15  # a counter PC left signed in locks after a quarter of an hour
+MAX_IDLE_LOCK_MINUTES = 24 * 60
 
 
 class ImageKind(StrEnum):
@@ -129,6 +142,8 @@ LABELS = {
     "placename": "PLACENAME",
     "housing_code": "Housing code",
     "office_open_saturdays": "Office open on Saturdays",
+    IDLE_LOCK_SETTING: "Lock after idle",
+    "refund_order_role": "Orders deposit refunds",
 }
 
 
@@ -217,6 +232,30 @@ def check_c404_threshold(value: Any) -> Decimal:
     if amount > MAX_C404_THRESHOLD:
         raise ValidationError(label, "is more than any permit's valuation")
     return amount.quantize(Decimal(1))
+
+
+def idle_lock_minutes(settings: Mapping[str, Any] | None) -> int:
+    """Minutes without input before the window locks (0: never); the default when unset."""
+    section = (settings or {}).get(SECURITY_KEY)
+    raw = section.get(IDLE_LOCK_SETTING) if isinstance(section, Mapping) else None
+    if isinstance(raw, int) and not isinstance(raw, bool) and 0 <= raw <= MAX_IDLE_LOCK_MINUTES:
+        return raw
+    return IDLE_LOCK_MINUTES
+
+
+def check_idle_lock_minutes(value: Any) -> int:
+    """Whole minutes from 0 (never) to a day."""
+    label = LABELS[IDLE_LOCK_SETTING]
+    text = str(value if value is not None else "").strip()
+    try:
+        minutes = int(text)
+    except ValueError:
+        raise ValidationError(label, f"'{value}' is not a number of minutes") from None
+    if not 0 <= minutes <= MAX_IDLE_LOCK_MINUTES:
+        raise ValidationError(
+            label, f"enter minutes from 1 to {MAX_IDLE_LOCK_MINUTES}, or 0 for never"
+        )
+    return minutes
 
 
 def image_media_type(kind: ImageKind, content: bytes) -> str:

@@ -1367,14 +1367,68 @@ def order_check(deposit: Deposit, on: date) -> list[str]:
     return []
 
 
-def order_refund(deposit: Deposit, on: date, roles: Iterable[Role], by: str) -> Deposit:
-    """The City Engineer's order to return the deposit (15.1.43: "upon order of the City
-    Engineer"). Takes the engineer's role."""
-    _check_roles(
-        roles,
-        Role.ENGINEER,
-        "Only the City Engineer (engineer's role) orders a street deposit returned (15.1.43)",
+# 15.1.43: a street deposit is returned "upon order of the City Engineer by the City Clerk".
+# An office without an engineer user names the role that acts for him (Municipality screen):
+# settings["deposits"]["refund_order_role"], "engineer" when not set. The engineer's role
+# itself always may: he is the City Engineer the ordinance names.
+DEPOSITS_KEY = "deposits"
+REFUND_ORDER_SETTING = "refund_order_role"
+DEFAULT_REFUND_ORDER_ROLE = Role.ENGINEER
+
+
+def check_refund_order_role(value: object) -> Role:
+    """The setting's value as a Role; a ValidationError names the roles allowed."""
+    text = str(value or "").strip().lower()
+    try:
+        return Role(text)
+    except ValueError:
+        allowed = ", ".join(r.value for r in Role)
+        raise ValidationError(REFUND_ORDER_SETTING, f"must be one of {allowed}") from None
+
+
+def refund_order_role(settings: object) -> Role:
+    """Who acts for the City Engineer on deposit refunds in this municipality (15.1.43)."""
+    section = settings.get(DEPOSITS_KEY) if isinstance(settings, dict) else None
+    value = section.get(REFUND_ORDER_SETTING) if isinstance(section, dict) else None
+    if not value:
+        return DEFAULT_REFUND_ORDER_ROLE
+    try:
+        return check_refund_order_role(value)
+    except ValidationError:
+        return DEFAULT_REFUND_ORDER_ROLE
+
+
+def may_order_refund(roles: Iterable[Role], orderer: Role = DEFAULT_REFUND_ORDER_ROLE) -> bool:
+    return bool(frozenset(roles) & {Role.ENGINEER, orderer})
+
+
+def order_refusal(roles: Iterable[Role], orderer: Role = DEFAULT_REFUND_ORDER_ROLE) -> str:
+    """Why these roles may not order a deposit refund, in words ('' when they may)."""
+    held = frozenset(roles)
+    if may_order_refund(held, orderer):
+        return ""
+    who = ", ".join(sorted(r.value for r in held)) or "none"
+    acting = (
+        ""
+        if orderer is Role.ENGINEER
+        else f"; in this office the {orderer.value}'s role acts for him"
     )
+    return f"The City Engineer orders a deposit refund (15.1.43){acting}; your roles: {who}."
+
+
+def order_refund(
+    deposit: Deposit,
+    on: date,
+    roles: Iterable[Role],
+    by: str,
+    orderer: Role = DEFAULT_REFUND_ORDER_ROLE,
+) -> Deposit:
+    """The City Engineer's order to return the deposit (15.1.43: "upon order of the City
+    Engineer"). Takes the engineer's role, or the role the municipality names to act for
+    him (`orderer`)."""
+    refusal = order_refusal(roles, orderer)
+    if refusal:
+        raise PermissionDenied(refusal)
     problems = order_check(deposit, on)
     if problems:
         raise RuleViolation("\n".join(problems))

@@ -7,8 +7,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from desk.clock import Clock
+from desk.domain.backups import LastBackup, overdue
 from desk.services.checklists import shortfalls_in
 from desk.services.issuance import shortfalls_within
+from desk.services.municipality import backup_state
 from desk.services.uow import UnitOfWork
 
 
@@ -34,3 +36,18 @@ def check_applications(
             )
             for pid in permit_ids
         ]
+
+
+@dataclass(frozen=True)
+class BackupDue:
+    last: LastBackup | None  # None: the register was never backed up from Permit Desk
+    overdue_days: int
+
+
+def backup_due(uow: UnitOfWork, clock: Clock, municipality_id: int) -> BackupDue | None:
+    """The register's last backup when it is older than the municipality's overdue days (or
+    failed its check, or there is none); None when a recent one checked out."""
+    settings, last = backup_state(uow, municipality_id)
+    if not overdue(last, clock.today(), settings.overdue_days):
+        return None
+    return BackupDue(last, settings.overdue_days)

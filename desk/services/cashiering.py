@@ -73,7 +73,7 @@ from desk.domain.cashiering import (
     unpaid_message,
 )
 from desk.domain.duplicates import check_already_receipted, gl_account_exists, refund_check_used
-from desk.domain.enums import PermitClass, WorkClass
+from desk.domain.enums import PermitClass, Role, WorkClass
 from desk.domain.inspections import sequences_for
 from desk.domain.kinds import kind_by_code
 from desk.domain.model import (
@@ -1342,7 +1342,10 @@ def close_day(
 ) -> int:
     """Close one drawer's day: expected by method vs counted, over/short with its explanation.
     From now on the day's receipts cannot be voided and the drawer takes no more payments that
-    day."""
+    day. When the treasurer closes a drawer herself, the money is already in the City
+    Treasurer's custody (15.1.34(b)(4)): the day goes into a turnover she delivers and
+    acknowledges at once (see _into_own_custody), so nothing waits for a second person and the
+    reconciliation counts the money once, as acknowledged."""
     require(actor, Permission.CLOSE_DRAWER)
     drawer = drawer.strip()
     now = clock.now()
@@ -1378,6 +1381,9 @@ def close_day(
         uow.flush()
         for p in payments:
             p.close_id = close.id
+        if Role.TREASURER in actor.roles:
+            turnover = _deliver(uow, actor, municipality_id, [close], today=clock.today(), now=now)
+            _into_own_custody(turnover, actor, clock.today(), now)
         uow.commit()
         assert close.id is not None
         return close.id
@@ -1408,42 +1414,75 @@ def create_turnover(
                     f"#{close.turnover_id}."
                 )
             closes.append(close)
-        nsf = uow.cash.find(
-            PaymentReversal,
-            municipality_id=municipality_id,
-            kind=ReversalKind.NSF,
-            turnover_id=None,
-        )
-        refunds = uow.cash.find(Refund, municipality_id=municipality_id, turnover_id=None)
-        if not closes and not nsf and not refunds:
-            raise ValidationError("closed days", "choose at least one closed day")
-        returned = ZERO
-        for r in nsf:
-            returned += _payment(uow, r.payment_id).amount
-        amount = (
-            sum((c.expected.total for c in closes), ZERO)
-            - returned
-            - sum((r.amount for r in refunds), ZERO)
-        )
-        turnover = Turnover(
-            municipality_id=municipality_id,
-            delivered_on=today,
-            delivered_at=now,
-            delivered_by_id=actor.user_id,
-            amount=amount,
-            cash_delivered=sum((c.counted.total for c in closes), ZERO),
-        )
-        uow.cash.add(turnover)
-        uow.flush()
-        for c in closes:
-            c.turnover_id = turnover.id
-        for r in nsf:
-            r.turnover_id = turnover.id
-        for f in refunds:
-            f.turnover_id = turnover.id
+        turnover = _deliver(uow, actor, municipality_id, closes, today=today, now=now)
         uow.commit()
         assert turnover.id is not None
         return turnover.id
+
+
+def _deliver(
+    uow: UnitOfWork,
+    actor: Actor,
+    municipality_id: int,
+    closes: Sequence[DailyClose],
+    *,
+    today: date,
+    now: datetime,
+) -> Turnover:
+    """The turnover of `closes` with the returned checks and refunds not yet reported, inside
+    the caller's transaction (which holds the cash lock)."""
+    nsf = uow.cash.find(
+        PaymentReversal,
+        municipality_id=municipality_id,
+        kind=ReversalKind.NSF,
+        turnover_id=None,
+    )
+    refunds = uow.cash.find(Refund, municipality_id=municipality_id, turnover_id=None)
+    if not closes and not nsf and not refunds:
+        raise ValidationError("closed days", "choose at least one closed day")
+    returned = ZERO
+    for r in nsf:
+        returned += _payment(uow, r.payment_id).amount
+    amount = (
+        sum((c.expected.total for c in closes), ZERO)
+        - returned
+        - sum((r.amount for r in refunds), ZERO)
+    )
+    turnover = Turnover(
+        municipality_id=municipality_id,
+        delivered_on=today,
+        delivered_at=now,
+        delivered_by_id=actor.user_id,
+        amount=amount,
+        cash_delivered=sum((c.counted.total for c in closes), ZERO),
+    )
+    uow.cash.add(turnover)
+    uow.flush()
+    for c in closes:
+        c.turnover_id = turnover.id
+    for r in nsf:
+        r.turnover_id = turnover.id
+    for f in refunds:
+        f.turnover_id = turnover.id
+    return turnover
+
+
+# The deposit reference of a turnover the treasurer took from her own drawer: no bank deposit
+# is made by the handing over; the money she counted at the close is what she holds.
+OWN_DRAWER = "Treasurer's own drawer"
+
+
+def _into_own_custody(turnover: Turnover, actor: Actor, today: date, now: datetime) -> None:
+    """The treasurer's own drawer: 15.1.34(b)(4) has the office turn its fees over to the City
+    Treasurer; money she took and counted herself is in her custody already, so the turnover is
+    acknowledged by her as it is delivered, for the money counted (an over or short is on the
+    close, not a second difference)."""
+    turnover.acknowledged_on = today
+    turnover.acknowledged_at = now
+    turnover.acknowledged_by_id = actor.user_id
+    turnover.deposit_ref = OWN_DRAWER
+    turnover.deposited = turnover.cash_delivered
+    turnover.difference = ZERO
 
 
 def acknowledge_turnover(
@@ -1470,7 +1509,7 @@ def acknowledge_turnover(
         uow.cash.lock(turnover.municipality_id)
         if turnover.acknowledged_on is not None:
             raise RuleViolation(f"Turnover #{turnover_id} is already acknowledged.")
-        if _delivered_by(turnover, actor):
+        if _delivered_by(turnover, actor) and not _own_drawers(uow, turnover, actor):
             raise RuleViolation(
                 f"You delivered turnover #{turnover_id}; another treasurer acknowledges it."
             )
@@ -1494,6 +1533,16 @@ def _delivered_by(turnover: Turnover, actor: Actor) -> bool:
     return turnover.delivered_by_id == actor.user_id
 
 
+def _own_drawers(uow: UnitOfWork, turnover: Turnover, actor: Actor) -> bool:
+    """A treasurer's turnover of only the drawers she closed herself (delivered before closes
+    went straight into her custody): there was no second person to hand the money to, so she
+    acknowledges it (15.1.34(b)(4))."""
+    if Role.TREASURER not in actor.roles:
+        return False
+    closes = uow.cash.find(DailyClose, turnover_id=turnover.id)
+    return bool(closes) and all(c.closed_by_id == actor.user_id for c in closes)
+
+
 def delivered_by(uow: UnitOfWork, actor: Actor, turnover_id: int) -> bool:
     """Whether the actor delivered the turnover and so may not acknowledge it, for the form to
     say so before it is filled in (acknowledge_turnover refuses it all the same)."""
@@ -1501,7 +1550,7 @@ def delivered_by(uow: UnitOfWork, actor: Actor, turnover_id: int) -> bool:
         turnover = uow.cash.get(Turnover, turnover_id)
         if turnover is None:
             raise NotFound(f"turnover #{turnover_id} does not exist")
-        mine = _delivered_by(turnover, actor)
+        mine = _delivered_by(turnover, actor) and not _own_drawers(uow, turnover, actor)
         uow.commit()
         return mine
 

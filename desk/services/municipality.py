@@ -15,12 +15,15 @@ from decimal import Decimal
 from typing import Any
 
 from desk.clock import Clock
+from desk.domain import backups as backup_rules
 from desk.domain import licensing as licensing_rules
 from desk.domain import municipality as rules
+from desk.domain import sureties as surety_rules
 from desk.domain.cashiering import SETTING_KEYS as CASHIERING_KEYS
 from desk.domain.cashiering import CashieringSettings, parse_settings, shipped_ledger
 from desk.domain.model import Actor, Municipality
 from desk.domain.municipality import ImageKind, LetterheadVersion, MunicipalityImage
+from desk.domain.ordinances import housing_code_of
 from desk.domain.permissions import Permission, require
 from desk.domain.reports import HIGH_VALUE_SETTING, high_value_threshold
 from desk.enforcement import licences as rooming
@@ -50,6 +53,9 @@ SETTING_FIELDS = (
     OPEN_SATURDAYS_SETTING,
     *PLACE_FIELDS,
     PROCEDURE_DAYS_SETTING,
+    rules.IDLE_LOCK_SETTING,
+    *backup_rules.LABELS,  # settings["backups"]: desk/domain/backups.py
+    surety_rules.REFUND_ORDER_SETTING,  # settings["deposits"]: 15.1.43
 )
 FIELDS = (
     *rules.PRINTED_TEXT_FIELDS,
@@ -109,6 +115,15 @@ class MunicipalitySettings:
     # The office's own periods of its code's procedure (Wis. Stat. ch. 68 for Ch. 512), period
     # key -> days; a period not in it has the statute's days (desk/enforcement/procedure.py).
     procedure_days: Mapping[str, int] = field(default_factory=dict)
+    # Minutes without input before a workstation locks behind the sign-in dialog (0: never).
+    idle_lock_minutes: int = rules.IDLE_LOCK_MINUTES
+    # Where backups go ("" the default folder), how many automatic ones stay, and after how
+    # many days Needs attention says the last one is old (desk/domain/backups.py).
+    backup_folder: str = ""
+    backup_keep: int = backup_rules.DEFAULT_KEEP
+    backup_overdue_days: int = backup_rules.DEFAULT_OVERDUE_DAYS
+    # The role that orders a street deposit returned for the City Engineer (15.1.43).
+    refund_order_role: str = surety_rules.DEFAULT_REFUND_ORDER_ROLE.value
 
     def value(self, field: str) -> Any:
         """A field's value as update_municipality takes it."""
@@ -224,11 +239,23 @@ def municipality_settings(uow: UnitOfWork, municipality_id: int) -> Municipality
             kind=str(muni.settings.get("kind") or ""),
             county=str(muni.settings.get("county") or ""),
             placename=str(muni.settings.get("placename") or ""),
-            housing_code=housing_code_key(muni.settings) or NO_HOUSING_CODE,
+            # As desk.domain.ordinances reads it: Glendale's profile names none (not Hudson's).
+            housing_code=housing_code_of(muni.ordinance, muni.settings) or NO_HOUSING_CODE,
             ordinance=muni.ordinance or "",
             office_open_saturdays=OfficeCalendar.of(muni.settings).open_saturdays,
             procedure_days=dict(muni.settings.get(PROCEDURE_DAYS_SETTING) or {}),
+            idle_lock_minutes=rules.idle_lock_minutes(muni.settings),
+            backup_folder=backup_rules.backup_settings(muni.settings).folder,
+            backup_keep=backup_rules.backup_settings(muni.settings).keep,
+            backup_overdue_days=backup_rules.backup_settings(muni.settings).overdue_days,
+            refund_order_role=surety_rules.refund_order_role(muni.settings).value,
         )
+
+
+def idle_lock_minutes(uow: UnitOfWork, municipality_id: int) -> int:
+    """Minutes without keyboard or mouse before the window locks (0: never)."""
+    with uow:
+        return rules.idle_lock_minutes(_municipality(uow, municipality_id).settings)
 
 
 def _new_version(uow: UnitOfWork, muni: Municipality, at: datetime) -> None:
@@ -318,7 +345,7 @@ def update_municipality(
         for key in PLACE_FIELDS:
             if key in changes:
                 value = _place_value(key, changes[key])
-                now = housing_code_key(settings) or NO_HOUSING_CODE
+                now = housing_code_of(muni.ordinance, settings) or NO_HOUSING_CODE
                 if value != (now if key == HOUSING_CODE_SETTING else settings.get(key, "")):
                     # A new housing code applies to cases opened from now on; a case keeps
                     # the code it was opened under.
@@ -338,6 +365,27 @@ def update_municipality(
                     settings.pop(PROCEDURE_DAYS_SETTING, None)
                 if PROCEDURE_DAYS_SETTING not in changed:
                     changed.append(PROCEDURE_DAYS_SETTING)
+        if rules.IDLE_LOCK_SETTING in changes:
+            minutes = rules.check_idle_lock_minutes(changes[rules.IDLE_LOCK_SETTING])
+            if minutes != rules.idle_lock_minutes(settings):
+                section = dict(settings.get(rules.SECURITY_KEY) or {})
+                section[rules.IDLE_LOCK_SETTING] = minutes
+                settings[rules.SECURITY_KEY] = section
+                changed.append(rules.IDLE_LOCK_SETTING)
+        if surety_rules.REFUND_ORDER_SETTING in changes:
+            try:
+                role = surety_rules.check_refund_order_role(
+                    changes[surety_rules.REFUND_ORDER_SETTING]
+                )
+            except ValidationError as e:
+                raise ValidationError(rules.LABELS[e.field], e.message) from None
+            if role is not surety_rules.refund_order_role(settings):
+                # 15.1.43: who acts for the City Engineer on deposit refunds in this office.
+                section = dict(settings.get(surety_rules.DEPOSITS_KEY) or {})
+                section[surety_rules.REFUND_ORDER_SETTING] = role.value
+                settings[surety_rules.DEPOSITS_KEY] = section
+                changed.append(surety_rules.REFUND_ORDER_SETTING)
+        changed.extend(_backup_changes(settings, changes))
         if settings != muni.settings:
             muni.settings = settings
         if any(k in rules.PRINTED_FIELDS for k in changed):
@@ -345,6 +393,74 @@ def update_municipality(
         if changed:
             uow.commit()
         return tuple(changed)
+
+
+def _backup_changes(settings: dict[str, Any], changes: Mapping[str, Any]) -> list[str]:
+    """Apply the backup fields of `changes` to `settings["backups"]` (its "last" record kept);
+    the fields that really changed."""
+    now = backup_rules.backup_settings(settings)
+    checks = {
+        "backup_folder": ("folder", backup_rules.check_folder, now.folder),
+        "backup_keep": ("keep", backup_rules.check_keep, now.keep),
+        "backup_overdue_days": ("overdue_days", backup_rules.check_overdue_days, now.overdue_days),
+    }
+    section = dict(settings.get(backup_rules.SETTINGS_KEY) or {})
+    changed = []
+    for key, (name, check, old) in checks.items():
+        if key in changes:
+            value = check(changes[key])
+            if value != old:
+                section[name] = value
+                changed.append(key)
+    if changed:
+        settings[backup_rules.SETTINGS_KEY] = section
+    return changed
+
+
+# --- backups -------------------------------------------------------------------------------------
+
+
+def backup_state(
+    uow: UnitOfWork, municipality_id: int
+) -> tuple[backup_rules.BackupSettings, backup_rules.LastBackup | None]:
+    """The municipality's backup settings, and the register's last backup (the latest of any of
+    its municipalities: a backup copies them all)."""
+    with uow:
+        own = backup_rules.backup_settings(_municipality(uow, municipality_id).settings)
+        return own, _last_backup(uow)
+
+
+def last_backup(uow: UnitOfWork) -> backup_rules.LastBackup | None:
+    """The register's last backup (About Permit Desk)."""
+    with uow:
+        return _last_backup(uow)
+
+
+def _last_backup(uow: UnitOfWork) -> backup_rules.LastBackup | None:
+    return backup_rules.latest(
+        backup_rules.backup_settings(m.settings).last for m in uow.municipalities.all()
+    )
+
+
+def record_backup(
+    uow: UnitOfWork,
+    clock: Clock,
+    actor: Actor,
+    municipality_id: int,
+    record: backup_rules.LastBackup,
+) -> None:
+    """Remember the backup just made in `settings["backups"]["last"]`, audited like any setting,
+    so every workstation knows the last one. Anyone signed in may back up (as `permitdesk db
+    backup`), so no permission beyond that: only this one record is written."""
+    with uow:
+        uow.act_as(actor, clock.now())
+        muni = _municipality(uow, municipality_id, lock=True)
+        settings = dict(muni.settings)
+        section = dict(settings.get(backup_rules.SETTINGS_KEY) or {})
+        section["last"] = record.to_json()
+        settings[backup_rules.SETTINGS_KEY] = section
+        muni.settings = settings
+        uow.commit()
 
 
 def _procedure_days(settings: Mapping[str, Any], value: Any) -> dict[str, int]:

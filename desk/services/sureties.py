@@ -72,6 +72,7 @@ from desk.domain.sureties import (
     record_claim,
     record_refund,
     record_retention,
+    refund_order_role,
     release_check,
     requirement_for,
     split,
@@ -1519,8 +1520,10 @@ def order_deposit_refund(uow: UnitOfWork, clock: Clock, actor: Actor, deposit_id
     with uow:
         uow.act_as(actor, clock.now())
         row = _deposit(uow, deposit_id)
-        view, _ = _view(uow, row)
-        ordered = order_refund(view, today, actor.roles, _user_name(uow, actor))
+        view, permit = _view(uow, row)
+        # 15.1.43: on the City Engineer's order, or the role the office names to act for him.
+        orderer = refund_order_role(_municipality(uow, permit.municipality_id).settings)
+        ordered = order_refund(view, today, actor.roles, _user_name(uow, actor), orderer)
         row.ordered_on = ordered.ordered_on
         row.ordered_by = ordered.ordered_by
         row.ordered_by_id = actor.user_id

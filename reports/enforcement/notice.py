@@ -29,6 +29,7 @@ from desk.housing.codes import HousingCodeError, load_housing_code
 from reports.common import (
     RED,
     RULE,
+    TEXT_WIDTH,
     build_pdf,
     day,
     facts_table,
@@ -187,16 +188,19 @@ def effect_text(doc: NoticeDocument, c: CodeCitations = HUDSON) -> str:
 
 def _item(k: int, item: NoticeDocumentItem, st: dict[str, ParagraphStyle]) -> Flowable:
     head = ParagraphStyle("item_head", st["base"], fontName=st["muni"].fontName, fontSize=10)
-    value = ParagraphStyle("item_value", st["base"], fontSize=9.5, leading=12.5)
+    # Tight enough that a typical notice (two or three violations) is one page a copy.
+    value = ParagraphStyle("item_value", st["base"], fontSize=9, leading=11.5)
     due = ParagraphStyle("item_due", value, fontName=st["muni"].fontName)
     rows = [
         ("Code", f"“{item.code_text}”"),
         ("Where", item.location or "The dwelling"),
         ("Remedial action", item.remedial_action),
     ]
-    facts = facts_table(rows, st["label"], value, 1.25 * inch, padding=3)
-    due_row = facts_table(
-        [("Correct by", day(item.correct_by))], st["label"], due, 1.25 * inch, padding=3
+    facts = _tight(facts_table(rows, st["label"], value, 1.25 * inch, padding=1.5))
+    due_row = _tight(
+        facts_table(
+            [("Correct by", day(item.correct_by))], st["label"], due, 1.25 * inch, padding=1.5
+        )
     )
     box = Table([[para(f"{k}. {item.section} — {item.title}", head)], [facts], [due_row]])
     box.setStyle(
@@ -205,12 +209,44 @@ def _item(k: int, item: NoticeDocumentItem, st: dict[str, ParagraphStyle]) -> Fl
                 ("LINEBELOW", (0, -1), (-1, -1), 0.5, RULE),
                 ("LEFTPADDING", (0, 0), (-1, -1), 0),
                 ("RIGHTPADDING", (0, 0), (-1, -1), 0),
-                ("TOPPADDING", (0, 0), (-1, -1), 2),
-                ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+                ("TOPPADDING", (0, 0), (-1, -1), 1),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 1),
             ]
         )
     )
-    return KeepTogether([box, Spacer(1, 6)])
+    return KeepTogether([box, Spacer(1, 4)])
+
+
+def _tight(table: Table) -> Table:
+    """A facts table with 1 point over each line (the shared one has 3)."""
+    table.setStyle(TableStyle([("TOPPADDING", (0, 0), (-1, -1), 1)]))
+    return table
+
+
+def _side_by_side(facts: Sequence[tuple[str, str]], st: dict[str, ParagraphStyle]) -> Table:
+    """The case's facts in two columns (case and dwelling on the left, the date and the code on
+    the right): a line each would take the room the right to a hearing needs on the page."""
+    half = TEXT_WIDTH / 2
+    left, right = facts[0::2], facts[1::2]
+    tables = [
+        _tight(
+            facts_table(column, st["label"], st["base"], 0.95 * inch, width=half - 6, padding=1.5)
+        )
+        for column in (left, right)
+    ]
+    outer = Table([tables], colWidths=[half, half], hAlign="LEFT")
+    outer.setStyle(
+        TableStyle(
+            [
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                ("TOPPADDING", (0, 0), (-1, -1), 0),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
+            ]
+        )
+    )
+    return outer
 
 
 def notice_story(
@@ -220,9 +256,9 @@ def notice_story(
     None, the file copy naming every addressee."""
     regular, bold = register_fonts()
     st = styles(regular, bold)
-    body = ParagraphStyle("body", st["base"], fontSize=10, leading=13.5)
+    body = ParagraphStyle("body", st["base"], fontSize=9.5, leading=11.8)
     section = ParagraphStyle(
-        "section", st["base"], fontName=bold, fontSize=11, leading=14, spaceBefore=8
+        "section", st["base"], fontName=bold, fontSize=10.5, leading=13, spaceBefore=4
     )
     c = code_citations(doc.housing_code)  # the code the case was opened under
     title = title_of(doc)
@@ -245,11 +281,11 @@ def notice_story(
         *header(municipality_name(letterhead), letterhead, st),
         para(title, title_style),
         para(f"Written {title.lower()} under {under}", st["label"]),
-        Spacer(1, 8),
-        facts_table(facts, st["label"], st["base"], 1.3 * inch, padding=3),
-        Spacer(1, 6),
-        para("To", section),
-        facts_table(to_rows, st["label"], body, 1.3 * inch, padding=3),
+        Spacer(1, 4),
+        _side_by_side(facts, st),
+        Spacer(1, 3),
+        para("To", ParagraphStyle("to", section, spaceBefore=0)),
+        _tight(facts_table(to_rows, st["label"], body, 0.95 * inch, padding=1.5)),
     ]
     if others:
         story.append(
@@ -299,7 +335,7 @@ def notice_story(
             [
                 para(hearing_head, section),
                 para(petition_text(doc, letterhead, c), body),
-                Spacer(1, 26),
+                Spacer(1, 16),
                 *signature(
                     st,
                     signer,
@@ -329,4 +365,5 @@ def render_notice(doc: NoticeDocument, letterhead: Letterhead | Sequence[str], o
         title=f"{title} — {doc.case_number}",
         author=name,
         footer=f"{name} — {title.lower()} {doc.case_number}, issued {day(doc.issued_on)}",
+        margins=(0.5 * inch, 0.6 * inch),  # a typical notice on one page a copy
     )

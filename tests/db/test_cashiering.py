@@ -836,6 +836,72 @@ def test_whoever_delivers_a_turnover_cannot_acknowledge_it(office: Office) -> No
         cash.acknowledge_turnover(uow, clock, reg.treasurer, t, clock.today(), "DEP-2", D("140.00"))
 
 
+def test_the_treasurers_own_drawer_is_in_her_custody_when_she_closes_it(office: Office) -> None:
+    """15.1.34(b)(4): the office turns its fees over to the City Treasurer; what she took and
+    counted herself needs no second person's acknowledgment, and is counted once."""
+    from db import cash_queries
+    from db.attention import treasury
+
+    uow, clock, reg = office.uow, office.clock, office.reg
+    office.pay((office.house, "439.00"), actor=reg.treasurer)
+    office.pay((office.reroof, "140.00"), method=PaymentMethod.CASH, actor=reg.treasurer)
+    close = cash.close_day(
+        uow,
+        clock,
+        reg.treasurer,
+        reg.municipality_id,
+        cash.DEFAULT_DRAWER,
+        clock.today(),
+        MethodTotals(cash=D("139.75"), check=D("439.00")),
+        "a quarter short",
+    )
+    with office.db.engine.connect() as conn:
+        assert cash_queries.closes_not_turned_over(conn, reg.municipality_id) == []
+        (t,) = cash_queries.turnovers(conn, reg.municipality_id)
+        assert treasury.turnovers_to_acknowledge(conn, reg.municipality_id) == []
+    assert (t.state, t.delivered_by, t.acknowledged_by, t.acknowledged_on) == (
+        "acknowledged",
+        "Terry Treasurer",
+        "Terry Treasurer",
+        clock.today(),
+    )
+    assert (t.amount, t.cash_delivered, t.deposited, t.difference, t.deposit_ref) == (
+        D("579.00"),
+        D("578.75"),
+        D("578.75"),
+        D("0.00"),
+        cash.OWN_DRAWER,
+    )
+    with pytest.raises(RuleViolation, match="already acknowledged"):
+        cash.acknowledge_turnover(
+            uow, clock, reg.treasurer, t.turnover_id, clock.today(), "DEP-3", D("578.75")
+        )
+    rec = cash.reconciliation(uow, clock, reg.municipality_id, date(2026, 3, 1), date(2026, 3, 31))
+    assert (rec.receipts, rec.acknowledged, rec.pending, rec.undeposited, rec.over_short) == (
+        D("579.00"),
+        D("579.00"),
+        D("0.00"),
+        D("0.00"),
+        D("-0.25"),
+    )
+    assert rec.balanced and rec.gl_balanced and not rec.turnovers[0].flagged
+    sheet = cash.transmittal(uow, t.turnover_id)
+    assert [c.day for c in sheet.closes] == [clock.today()]
+    assert sum((v for _, _, v in sheet.by_account), D(0)) == D("579.00")
+    assert (sheet.by_method.cash, sheet.by_method.check) == (D("140.00"), D("439.00"))
+    assert _rows(office.db, schema.daily_close, id=close)[0].turnover_id == t.turnover_id
+
+
+def test_a_clerks_close_still_waits_for_the_treasurer(office: Office) -> None:
+    uow, clock, reg = office.uow, office.clock, office.reg
+    office.pay((office.reroof, "140.00"), method=PaymentMethod.CASH)
+    close = office.close()
+    assert _rows(office.db, schema.daily_close, id=close)[0].turnover_id is None
+    t = cash.create_turnover(uow, clock, reg.clerk, reg.municipality_id, [close])
+    assert not cash.delivered_by(uow, reg.treasurer, t)
+    assert cash.delivered_by(uow, reg.clerk, t)
+
+
 # --- the property: every dollar is somewhere, every account balances -----------------------------
 
 PAY = st.tuples(

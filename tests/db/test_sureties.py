@@ -725,6 +725,50 @@ def test_the_deposit_is_eligible_on_the_180th_day_after_completion_not_the_179th
     )
 
 
+def test_an_office_without_an_engineer_names_the_treasurer_to_order_refunds(
+    office: Office,
+) -> None:
+    """15.1.43: returned "upon order of the City Engineer by the City Clerk"; the Municipality
+    screen's setting names the role acting for the engineer."""
+    from desk.services.municipality import municipality_settings, update_municipality
+
+    o = office
+    deposit_id, _ = _deposit(o, refund_payee="Anna Schmidt", refund_address="6120 N Port Wash")
+    _complete(o, o.sewer, date(2026, 3, 2))
+    o.clock.set(date(2026, 10, 1))
+    with pytest.raises(PermissionDenied) as e:
+        sure.order_deposit_refund(o.uow, o.clock, o.reg.treasurer, deposit_id)
+    assert str(e.value) == (
+        "The City Engineer orders a deposit refund (15.1.43); your roles: treasurer."
+    )
+    mid = o.reg.municipality_id
+    with pytest.raises(ValidationError, match="must be one of clerk, inspector, engineer"):
+        update_municipality(o.uow, o.clock, o.reg.admin, mid, {"refund_order_role": "mayor"})
+    assert update_municipality(
+        o.uow, o.clock, o.reg.admin, mid, {"refund_order_role": "treasurer"}
+    ) == ("refund_order_role",)
+    assert municipality_settings(o.uow, mid).refund_order_role == "treasurer"
+    with pytest.raises(PermissionDenied) as e:
+        sure.order_deposit_refund(o.uow, o.clock, o.reg.clerk, deposit_id)
+    assert str(e.value) == (
+        "The City Engineer orders a deposit refund (15.1.43); in this office the treasurer's "
+        "role acts for him; your roles: clerk."
+    )
+    sure.order_deposit_refund(o.uow, o.clock, o.reg.treasurer, deposit_id)
+    row = _row(o, deposit_id)
+    assert (row.status, row.ordered_on, row.ordered_by) == (
+        DepositState.ORDERED,
+        date(2026, 10, 1),
+        "Terry Treasurer",
+    )
+    o.clock.set(date(2026, 10, 5))
+    amount = sure.refund_deposit(
+        o.uow, o.clock, o.reg.clerk, deposit_id, "10441", date(2026, 10, 5)
+    )
+    assert amount == D("500.00") and _held(o) == D("0.00")
+    assert _row(o, deposit_id).status == DepositState.REFUNDED
+
+
 def test_the_completion_comes_from_the_passed_final_inspection(office: Office) -> None:
     o = office
     deposit_id, _ = _deposit(o)

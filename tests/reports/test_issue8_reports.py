@@ -185,7 +185,7 @@ def test_the_annual_pdf_has_a_cover_a_summary_charts_and_numbered_pages(
     assert "Submitted by Building Inspector" in cover and "Prepared 01/12/2026" in cover
     assert "Page 1 of" not in cover  # the cover carries no footer
     body = "\n".join(text[1:])
-    assert "Headline figures" in body and "Five-year trend" in body
+    assert "Headline figures" in body and "Trend, 2024–2025" in body  # the years it holds
     assert "$2,277,300.00" in body and "$614.00" in body
     assert "Register of buildings erected (15.1.6(c))" in body
     assert "Six-unit apartment building" in body

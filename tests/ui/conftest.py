@@ -30,6 +30,7 @@ def private_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterato
     for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
         QSettings.setPath(fmt, QSettings.Scope.UserScope, str(folder))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setattr("ui.settings._register", None)  # no register open yet
     # No real print dialog in a test (a payment prints its receipt): cancelled unless patched.
     monkeypatch.setattr("ui.pdf.choose_printer", lambda *_a: False)
     yield folder

@@ -231,6 +231,61 @@ def test_a_turnover_is_delivered_and_a_difference_stays_flagged_until_resolved(
     assert desk.turnover_cells(desk.turnovers[0])[10] == "Acknowledged (difference resolved)"
 
 
+def test_the_treasurer_closing_a_drawer_takes_the_money_into_her_custody(db: Database) -> None:
+    """15.1.34(b)(4): the money she counts herself needs no turnover waiting for a second
+    person; Acknowledge and Resolve say why they are greyed."""
+    from desk.domain.cashiering import DRAWER_METHODS
+
+    day = open_day(db, FixedClock(DAY))
+    close = DailyClosePresenter(treasury(day), DAY, DAY)
+    close.load()
+    assert close.close_refusal is None
+    expected = close.drawer_cash.expected
+    close.counted_text = {m: f"{expected.get(m):.2f}" for m in DRAWER_METHODS}
+    close.close()
+    assert close.closed_message(treasurer=True) == (
+        "The drawer Main is closed for 03/02/2026. The money is in your custody: turnover #1 "
+        "is delivered and acknowledged by you; nothing waits for acknowledgment."
+    )
+    assert close.close_refusal == "The drawer Main is already closed for 03/02/2026."
+    desk = TurnoversPresenter(treasury(day), DAY)
+    desk.load()
+    assert desk.open_closes == []
+    (row,) = desk.turnovers
+    assert desk.turnover_cells(row)[2] == "Terry Treasurer"
+    assert desk.turnover_cells(row)[4] == desk.turnover_cells(row)[5] == "$747.00"
+    assert desk.turnover_cells(row)[10] == "Acknowledged"
+    assert desk.acknowledge_refusal(1) == ""
+    assert desk.acknowledge_reason(1) == (
+        "Turnover #1 was acknowledged on 03/02/2026 by Terry Treasurer."
+    )
+    assert desk.acknowledge_reason(None) == desk.resolve_reason(None) == "Choose a turnover."
+    assert desk.resolve_reason(1) == "Turnover #1 has no open difference to resolve."
+    recon = ReconciliationPresenter(treasury(day), DAY, DAY)
+    recon.load()
+    figures = {label: amount for label, amount, _ in recon.proof()}
+    assert (figures["Receipts"], figures["− Voids"]) == ("$847.00", "$100.00")
+    assert figures["= Net collections"] == figures["Turnovers acknowledged"] == "$747.00"
+    assert figures["= Accounted for"] == "$747.00"
+    assert (figures["+ Turnovers pending"], figures["+ Undeposited"]) == ("$0.00", "$0.00")
+
+
+def test_a_clerks_turnover_waits_for_the_treasurer_and_says_so(db: Database) -> None:
+    from tests.cashbook import close_the_day
+
+    day = open_day(db, FixedClock(DAY))
+    close_the_day(day)
+    clerk = TurnoversPresenter(treasury(day, "clerk"), DAY)
+    clerk.load()
+    turnover = clerk.create()
+    desk = TurnoversPresenter(treasury(day), DAY)
+    desk.load()
+    assert desk.acknowledge_reason(turnover) is None
+    assert clerk.acknowledge_reason(turnover) == (
+        "You delivered this turnover; another person (the treasurer) acknowledges it."
+    )
+
+
 def test_the_reconciliation_proves_the_money_line_by_line(db: Database) -> None:
     day = turned_over(db, FixedClock(DAY))
     p = ReconciliationPresenter(treasury(day), DAY, DAY)
@@ -376,7 +431,11 @@ def test_the_fees_tab_lists_added_lines_receipts_refunds_and_the_balance(db: Dat
     assert p.balance_text == "$70.00 is due of $509.00 charged."
     assert p.payments == (("2026-0001", "03/02/2026", "Badger State Builders LLC", "Check",
                            "$439.00", ""),)  # fmt: skip
-    assert p.source.startswith("2 lines assessed 03/02/2026, priced with the fee schedule")
+    # The count over the table adds up to its three rows.
+    assert p.source.startswith(
+        "2 lines assessed 03/02/2026, 1 line added or corrected 03/02/2026, priced with the fee "
+        "schedule"
+    )
 
 
 def test_a_fee_added_after_assessment_needs_what_its_item_is_priced_by() -> None:

@@ -1,6 +1,7 @@
 """Every screen is usable at 1366×768, the common office laptop: each `--view` of screenshot
 mode is rendered at that size and no label, button, field or column heading is cut off by its
-parent or squeezed narrower than its text."""
+parent or squeezed narrower than its text. At 1024×768 (the oldest counter screens) the same holds,
+and no working panel must be scrolled sideways to reach its buttons or columns."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from PySide6.QtWidgets import (
     QStyle,
     QStyleOptionFrame,
     QTableView,
+    QToolButton,
     QWidget,
 )
 from pytestqt.qtbot import QtBot
@@ -49,6 +51,7 @@ from ui.presenters.views import (
 )
 
 SIZE = (1366, 768)
+SMALL = (1024, 768)
 TODAY = date(2026, 12, 1)
 # Placeholders the test fills with a real permit from the demo register.
 ISSUED = "{issued}"
@@ -269,6 +272,12 @@ def clipped_widgets(root: QWidget, size: tuple[int, int]) -> list[str]:
             continue
         if isinstance(widget, QAbstractButton) and not widget.text():
             continue  # an icon button (a line edit's clear button)
+        if (
+            isinstance(widget, QToolButton)
+            and widget.toolButtonStyle() == Qt.ToolButtonStyle.ToolButtonIconOnly
+            and not widget.icon().isNull()
+        ):
+            continue  # its text is a tooltip's (a date field's calendar button)
         if isinstance(widget, TEXT_CUT_WHEN_NARROW):
             hint = widget.minimumSizeHint().width()
             if isinstance(widget, QPushButton):
@@ -282,6 +291,17 @@ def clipped_widgets(root: QWidget, size: tuple[int, int]) -> list[str]:
                     f"{_name(widget)} is {widget.width()} px wide, its text needs {hint}"
                 )
     return problems
+
+
+def sideways_scrollbars(root: QWidget) -> list[str]:
+    """The scroll areas in `root` that show a horizontal scrollbar: a panel whose buttons or
+    columns are reached only by scrolling sideways."""
+    return [
+        f"{type(area).__name__} {area.objectName() or type(area.parentWidget()).__name__!r} "
+        f"scrolls sideways ({area.horizontalScrollBar().maximum()} px hidden)"
+        for area in root.findChildren(QAbstractScrollArea)
+        if area.isVisibleTo(root) and area.horizontalScrollBar().isVisibleTo(root)
+    ]
 
 
 # --- the test ------------------------------------------------------------------------------
@@ -299,6 +319,55 @@ def test_the_view_fits_1366_by_768_with_nothing_cut_off(
         if hasattr(shown, "presenter") and hasattr(shown.presenter, "dirty"):
             shown.presenter.dirty = False  # the window closes without asking
     assert not problems, f"{case.view} at 1366×768:\n" + "\n".join(problems)
+
+
+# Views that still scroll sideways or squeeze a heading at 1024×768: wide tables of many
+# columns (deposits, bonds, inspections, the fee items, the permit's history) and the refunds
+# and turnovers pages. Strict: the mark must go when the view is made to fit.
+NOT_YET_AT_1024 = {
+    "glendale-fees-admin",
+    "glendale-parcels-admin",
+    "glendale-municipality-admin",
+    "glendale-treasurer:turnovers-treasurer",
+    "glendale-treasurer:refunds-treasurer",
+    "new_lisbon-treasurer:refunds-treasurer",
+    "glendale-bonds:bonds-admin",
+    "glendale-bonds:watch-admin",
+    *(f"glendale-deposits:{queue}-admin" for queue in DEPOSIT_QUEUES),
+    *(f"glendale-condemnations:{state}-admin" for state in CONDEMNATION_STATES),
+    "glendale-inspections:requests-admin",
+    "new_lisbon-inspections:requests-admin",
+    "glendale-inspections:day-admin",
+    "glendale-inspections:orders-admin",
+    f"glendale-permit:{ISSUED}:history-admin",
+    f"new_lisbon-permit:{ISSUED}:history-admin",
+}
+
+
+def _small_cases() -> list[object]:
+    return [
+        pytest.param(
+            case,
+            marks=pytest.mark.xfail(strict=True, reason="not yet fitted to 1024×768"),
+        )
+        if str(case) in NOT_YET_AT_1024
+        else case
+        for case in _cases()
+    ]
+
+
+@pytest.mark.parametrize("case", _small_cases(), ids=str)
+def test_the_view_fits_1024_by_768_and_scrolls_only_down(
+    qtbot: QtBot, demos: dict[str, Database], case: Case
+) -> None:
+    application()
+    database = demos[case.municipality]
+    spec = parse_view(_fill(case.view, database))
+    with rendered_view(database, spec, SMALL, case.user) as shown:
+        problems = clipped_widgets(shown, SMALL) + sideways_scrollbars(shown)
+        if hasattr(shown, "presenter") and hasattr(shown.presenter, "dirty"):
+            shown.presenter.dirty = False
+    assert not problems, f"{case.view} at 1024×768:\n" + "\n".join(problems)
 
 
 def _dialogs(shown: QWidget, database: Database) -> list[QDialog]:

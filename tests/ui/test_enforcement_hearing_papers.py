@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 from PySide6.QtCore import QDate, Qt
-from PySide6.QtWidgets import QDialog, QLineEdit
+from PySide6.QtWidgets import QDialog
 from pytestqt.qtbot import QtBot
 
 from desk.enforcement.model import ServiceMethod
@@ -176,8 +176,7 @@ def test_mail_returned_unclaimed_from_the_case_window_puts_the_case_on_serve_aga
         dialog.show()
         assert dialog.service.currentText() == "Otto Owner (owner), mailed 03/02/2026"
         dialog.returned_on.setDate(QDate(2026, 3, 10))
-        line = dialog.returned_on.findChild(QLineEdit)
-        assert line is not None
+        line = dialog.returned_on  # the date field is one line: Enter in it submits
         line.setFocus()
         qtbot.keyClick(line, Qt.Key.Key_Return)
         said.append(dialog.error_label.text())
@@ -188,8 +187,8 @@ def test_mail_returned_unclaimed_from_the_case_window_puts_the_case_on_serve_aga
     monkeypatch.setattr(actions, "exec_dialog", tomorrow)
     alt(qtbot, window, Qt.Key.Key_U)
     qtbot.waitUntil(lambda: bool(said), timeout=10_000)
-    assert "returned on" in said[0] and "03/10/2026 is in the future" in said[0]
-    assert warnings == ["returned on: 03/10/2026 is in the future"]
+    assert said[0] == "Returned on: 03/10/2026 is in the future"
+    assert warnings == []  # said once, in the form
     warnings.clear()
 
     seen = by_keys(qtbot, monkeypatch, lambda dialog: None)  # today, 03/09

@@ -85,7 +85,7 @@ def test_a_new_account_with_a_number_already_used_is_refused(
     dialog.number.setText("100-44300")
     dialog.name.setText("Building permits again")
     dialog.accept()
-    assert warned == ["account number: Account 100-44300 already exists (Building permits)."]
+    assert warned == ["Number: Account 100-44300 already exists (Building permits)."]
     assert dialog.isVisible()  # the administrator corrects the number
     assert dialog.number.hasFocus() or dialog.focusWidget() is dialog.number
 

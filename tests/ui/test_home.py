@@ -85,7 +85,10 @@ def test_the_clerk_sees_the_counter_s_lists_as_the_registers_have_them(
         "missing_checklist",
         "unpaid",
         "deposits_awaiting_receipt",
+        "drawers_not_closed",
+        "refunds_ordered",
         "act211",
+        "backup",  # the register's last backup (ui/backups.py)
     ]
     with demo.read() as conn:
         owing = payable_permits(conn, _mid(window), "", owing_only=True, limit=10_000)
@@ -168,7 +171,8 @@ def test_the_administrator_sees_every_group_once(qtbot: QtBot, demo: Database) -
     keys = list(_groups(window))
     assert "ready_to_issue" in keys and "ready_for_inspector" not in keys
     assert {"unpaid", "inspections_today", "turnovers", "expiring"} <= set(keys)
-    assert len(keys) == len(set(keys)) == 17
+    assert "drawers_open" in keys and "drawers_not_closed" not in keys  # the same drawers
+    assert len(keys) == len(set(keys)) == 19
 
 
 def test_enter_opens_the_permit_or_the_section_and_f2_comes_back(

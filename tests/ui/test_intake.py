@@ -281,7 +281,13 @@ def test_the_form_shows_the_fields_of_the_kind_and_the_roles_of_its_trade(
     assert not form.edits["area_first"].isVisible()
     assert form.party_rows[PartyRole.PLUMBER].edit.isVisible()
     assert not form.party_rows[PartyRole.CONTRACTOR].edit.isVisible()
+    # 15.1.21 NOTE leaves the trades out of a building's cost, not out of a plumbing permit's.
+    assert form.valuation_note is not None
+    assert form.valuation_note.text() == "the cost of the plumbing work alone"
     form.select_kind("RES-NEW-DWELLING")
+    assert form.valuation_note.text() == (
+        "excluding HVAC, plumbing and electrical work (15.1.21 NOTE)"
+    )
     assert form.edits["area_first"].isVisible()
     assert form.sbd_toggle.isVisible()
     assert not form.party_rows[PartyRole.PLUMBER].edit.isVisible()
@@ -428,7 +434,7 @@ def test_a_new_parcel_whose_number_is_on_file_offers_that_parcel_and_picks_it(
     form.new_parcel()
     assert asked == ["Parcel 047-9991-002 already exists (6120 N Port Washington Rd) — use it?"]
     assert shown[0].error_label.text() == (
-        "parcel number: Parcel 047-9991-002 already exists (6120 N Port Washington Rd)."
+        "Parcel number (PIN): Parcel 047-9991-002 already exists (6120 N Port Washington Rd)."
     )
     assert form.presenter.parcel is None
 

@@ -17,6 +17,7 @@ from tests.ui.sample import Sample
 from ui import dialogs
 from ui.main_window import MainWindow
 from ui.views.municipality import SECTION_TITLE as MUNICIPALITY
+from ui.views.treasurer import SECTION_TITLE as TREASURER
 from ui.views.users import SECTION_TITLE as USERS
 from ui.views.users import UserDialog
 
@@ -108,3 +109,38 @@ def test_a_user_form_says_when_the_user_is_changed_elsewhere(
     main_window.live.poll()
     assert dialog.error_label.text().startswith("Alex Administrator changed this user at ")
     dialog.close()
+
+
+def test_a_save_on_this_workstation_is_not_news_from_another_one(
+    qtbot: QtBot, main_window: MainWindow, sample: Sample, elsewhere: Database
+) -> None:
+    """One PC, one clerk: her own save reloads what shows it, but never says "changed on
+    another workstation" or warns her form against her own change."""
+    view = main_window.show_section(MUNICIPALITY)
+    inspector = view.fields["inspector_name"]  # type: ignore[attr-defined]
+    inspector.selectAll()
+    qtbot.keyClicks(inspector, "Ivan Inspector")  # an edit under way
+
+    def save(where: Database, name: str) -> None:
+        municipality.update_municipality(
+            where.uow(), sample.clock, sample.admin, sample.municipality_id,
+            {"treasurer_name": name},
+        )  # fmt: skip
+
+    save(sample.database, "Terry Treasurer")  # this workstation's own register connection
+    changes = main_window.live.poll()
+    assert changes and all(c.here for c in changes)
+    assert view.error_label.text() == ""  # type: ignore[attr-defined]
+    assert inspector.text() == "Ivan Inspector"
+
+    main_window.show_section(TREASURER)
+    main_window.statusBar().clearMessage()
+    save(sample.database, "Pat Payne")
+    main_window.live.poll()
+    assert main_window.statusBar().currentMessage() == ""
+    save(elsewhere, "Dana Doyle")
+    changes = main_window.live.poll()
+    assert changes and not any(c.here for c in changes)
+    assert main_window.statusBar().currentMessage() == (
+        "Changed on another workstation: press F5 to see it."
+    )

@@ -40,6 +40,13 @@ class Printer:
 
 @pytest.fixture
 def window(qtbot: QtBot, sample: Sample, session: Session) -> MainWindow:
+    from desk.services import municipality
+
+    # The calculator reads a housing code; Glendale's own ordinance has none until it adopts one.
+    municipality.update_municipality(
+        sample.database.uow(), sample.clock, sample.admin, sample.municipality_id,
+        {"housing_code": "hudson-140"},
+    )  # fmt: skip
     app.application()
     main = MainWindow(sample.database, session, remember_geometry=False, clock=sample.clock)
     qtbot.addWidget(main)

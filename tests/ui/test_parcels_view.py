@@ -279,7 +279,7 @@ def test_a_retired_parcel_says_why_and_is_restored(
         dialog.ok_button.setFocus()
         dialog.ok_button.click()
         if dialog.isVisible():  # refused: the words under the form, the dialog still open
-            assert dialog.error_label.text() == "reason: say why the parcel is retired"
+            assert dialog.error_label.text() == "Reason: say why the parcel is retired"
             box.setFocus()
             qtbot.keyClicks(box, next(reasons))
             dialog.ok_button.click()

@@ -175,3 +175,16 @@ def test_escape_closes_the_permit_window_and_forgets_it(
     qtbot.waitUntil(window.isActiveWindow, timeout=2000)
     qtbot.keyClick(window, Qt.Key.Key_Escape)
     qtbot.waitUntil(lambda: sample.issued_id not in main_window.permit_windows, timeout=2000)
+
+
+def test_ctrl_n_in_a_permit_window_opens_new_application(
+    qtbot: QtBot, main_window: MainWindow, sample: Sample
+) -> None:
+    window = main_window.open_permit(sample.issued_id)
+    qtbot.waitExposed(window)
+    assert main_window.intake_window is None
+    qtbot.keyClick(window, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+    form = main_window.intake_window
+    assert form is not None and form.isVisible()
+    form.presenter.dirty = False
+    form.close()

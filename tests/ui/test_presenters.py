@@ -396,7 +396,10 @@ def test_login_asks_for_the_name_then_reports_a_failure_in_words() -> None:
         raise AuthenticationFailed("Unknown user name or wrong password.")
 
     login = LoginPresenter(authenticate, last_username="admin")
-    assert login.focus_password
+    # A fresh sign-in starts in the user name, filled in or not; only a locked session's
+    # dialog starts in Password.
+    assert not login.focus_password
+    assert LoginPresenter(authenticate, "carol", locked_name="Carol Clerk").focus_password
     assert login.sign_in("  ", "x") is None and login.error == "Enter your user name."
     assert login.sign_in("admin", "") is None and login.error == "Enter your password."
     assert login.sign_in("admin", "wrong") is None

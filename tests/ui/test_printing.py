@@ -191,7 +191,8 @@ def test_ctrl_p_prints_the_sections_printout_and_says_when_there_is_none(
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow, timeout=2000)
     qtbot.keyClick(window, Qt.Key.Key_P, Qt.KeyboardModifier.ControlModifier)  # the permit list
-    assert window.statusBar().currentMessage() == "Nothing to print here."
+    assert printer.asked == [1]  # printed as a list (tests/ui/test_list_printing.py)
+    assert list((settings.document_folder() / YEAR / "Reports").glob("permits-*.pdf"))
     view = window.show_section("Cashier")
     assert isinstance(view, CashierView)
     view.print_after.setChecked(False)
@@ -199,11 +200,11 @@ def test_ctrl_p_prints_the_sections_printout_and_says_when_there_is_none(
     qtbot.keyClicks(view.number, "1042")
     qtbot.keyClicks(view.bank, "Associated Bank")
     qtbot.keyClick(view.bank, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
-    assert printer.asked == []  # unticked: nothing printed
+    assert printer.asked == [1]  # unticked: no receipt printed
     assert view.presenter.last is not None, view.error_label.text()
     receipt = view.presenter.last.receipt_number
     qtbot.keyClick(view.bank, Qt.Key.Key_P, Qt.KeyboardModifier.ControlModifier)
-    assert printer.asked == [1]
+    assert printer.asked == [1, 1]
     filed = settings.document_folder() / YEAR / "Receipts" / f"receipt-{receipt}.pdf"
     assert f"No. {receipt}" in text_of(filed)
     assert no_save_as == []
@@ -262,9 +263,10 @@ def test_ctrl_p_prints_the_treasurer_s_reconciliation_and_the_deposit_list(
     qtbot.keyClick(window, Qt.Key.Key_P, Qt.KeyboardModifier.ControlModifier)
     assert len(printer.asked) == 2
     assert list((settings.document_folder() / YEAR / "Reports").glob("street-deposits-*.pdf"))
-    # No licence chosen: nothing to print, and the status bar says so.
+    # No licence chosen: the list of licences shown is printed.
     window.show_section("Licences & condemnations")
     qtbot.keyClick(window, Qt.Key.Key_P, Qt.KeyboardModifier.ControlModifier)
-    assert window.statusBar().currentMessage() == "Nothing to print here."
-    assert len(printer.asked) == 2
+    assert len(printer.asked) == 3
+    listed = list((settings.document_folder() / YEAR / "Reports").glob("licences-*.pdf"))
+    assert len(listed) == 1 and "Licences" in text_of(listed[0])
     assert no_save_as == []

@@ -254,7 +254,7 @@ def test_an_act_211_filing_is_recorded_from_the_reports_section(
 
     monkeypatch.setattr(view_module.FilingDialog, "exec", fill)
     words = view.record_filing()
-    assert shown == ["permit: no permit numbered '2025-9999'"]
+    assert shown == ["Permit: no permit numbered '2025-9999'"]
     assert words == "Permit 2025-0001 filed with the state on 03/14/2025."
     assert view.status.text() == words
 

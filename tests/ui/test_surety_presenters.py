@@ -128,8 +128,13 @@ def test_each_role_takes_its_own_step_and_is_told_why_not() -> None:
     assert engineer.can_order(0) == (True, "")  # the eligible one
     assert clerk.can_order(0) == (
         False,
-        "Only the City Engineer orders a deposit returned (15.1.43).",
+        "The City Engineer orders a deposit refund (15.1.43); your roles: clerk.",
     )
+    acting = DepositsPresenter(
+        lambda _on: list(LINES), lambda: ON, frozenset({Role.TREASURER}), Role.TREASURER
+    )
+    acting.load()
+    assert acting.can_order(0) == (True, "")  # an office without an engineer (15.1.43)
     assert engineer.can_order(1) == (False, "Eligible from 10/11/2026 (15.1.43).")
     assert engineer.can_order(3)[0] is False
     assert clerk.can_refund(3) == (True, "")
@@ -137,7 +142,10 @@ def test_each_role_takes_its_own_step_and_is_told_why_not() -> None:
         False,
         "A deposit is refunded on the City Engineer's order (15.1.43).",
     )
-    assert engineer.can_refund(3) == (False, "The City Clerk issues the refund check (15.1.43).")
+    assert engineer.can_refund(3) == (
+        False,
+        "The City Clerk issues the refund check (15.1.43); your roles: engineer.",
+    )
     assert inspector.can_complete(1) == (True, "")
     assert clerk.can_complete(1) == (False, "The inspector records when the work was completed.")
     assert clerk.can_pay(5) == (True, "")

@@ -301,5 +301,9 @@ def test_only_glendale_s_form_cites_15_1_21_for_the_valuation() -> None:
     assert valuation_note("glendale") == (
         "excluding HVAC, plumbing and electrical work (15.1.21 NOTE)"
     )
+    assert valuation_note("glendale", "electrical") == "the cost of the electrical work alone"
+    assert valuation_note("glendale", "erosion") == (
+        "excluding HVAC, plumbing and electrical work (15.1.21 NOTE)"
+    )
     assert valuation_note("new_lisbon") == ""
     assert valuation_note("hudson") == ""

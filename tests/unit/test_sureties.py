@@ -780,6 +780,13 @@ def test_the_engineer_orders_the_refund_from_day_180_on() -> None:
     assert ordered.ordered_on == date(2026, 8, 29)
     with pytest.raises(PermissionDenied):
         order_refund(d, date(2026, 8, 29), CLERK, by="clerk")
+    # An office without an engineer names the role acting for him (15.1.43); he still may.
+    treasurer = frozenset({Role.TREASURER})
+    acting = order_refund(d, date(2026, 8, 29), treasurer, by="T", orderer=Role.TREASURER)
+    assert acting.ordered_on == date(2026, 8, 29)
+    assert order_refund(d, date(2026, 8, 29), ENGINEER, by="E", orderer=Role.TREASURER).ordered_by
+    with pytest.raises(PermissionDenied, match="treasurer's role acts for him; your roles: clerk"):
+        order_refund(d, date(2026, 8, 29), CLERK, by="clerk", orderer=Role.TREASURER)
 
 
 def test_a_refund_without_the_engineers_order_is_refused() -> None:

@@ -30,6 +30,7 @@ from desk.services.enforcement import complaints
 from ui import dialogs
 from ui import record_window as rw
 from ui.exports import NOTICES, printout
+from ui.geometry import fit_window
 from ui.permit import actions
 from ui.permit.actions import ActionDialog
 from ui.permit.base import PermitContext
@@ -152,7 +153,7 @@ class CaseWindow(QWidget):
         QShortcut(QKeySequence(RECORD_KEY), self).activated.connect(
             lambda: self.print_hearing_record() if self.hearing_record_button.isEnabled() else None
         )
-        self.resize(*DEFAULT_SIZE)
+        fit_window(self, "enforcement_case", DEFAULT_SIZE)
 
     # --- reading ---------------------------------------------------------------------------
 

@@ -33,6 +33,7 @@ from desk.errors import DeskError
 from desk.services.parcels import retire
 from ui import dialogs
 from ui import record_window as rw
+from ui.geometry import fit_window
 from ui.models.history import HistoryTableModel
 from ui.parcel import dialogs as d
 from ui.permit import actions
@@ -177,7 +178,7 @@ class ParcelWindow(QWidget):
         rw.lay_out(self, header, self.tabs)
         rw.window_keys(self, self.reload, lambda: None)
         QShortcut(QKeySequence(p.EDIT_KEY), self).activated.connect(lambda: self.run_step("edit"))
-        self.resize(*DEFAULT_SIZE)
+        fit_window(self, "parcel", DEFAULT_SIZE)
 
     # --- reading ---------------------------------------------------------------------------
 

@@ -34,7 +34,8 @@ from desk.domain.enums import PermitStatus
 from desk.domain.lifecycle import Deadline
 from desk.errors import DeskError, StaleEdit, ValidationError
 from desk.services import lifecycle, permits
-from ui import dialogs
+from ui import dialogs, focus
+from ui.date_field import date_errors
 from ui.live import changed_text, watch_record
 from ui.permit.base import PermitContext
 from ui.presenters.permit_actions import (
@@ -112,6 +113,7 @@ class ActionDialog(QDialog):
         layout.addWidget(self.error_label)
         layout.addWidget(self.buttons)
         self.setMinimumWidth(600)
+        focus.install(self)  # opens in its first field, not on OK (ui.focus)
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
@@ -145,17 +147,18 @@ class ActionDialog(QDialog):
         raise NotImplementedError
 
     def submit(self) -> bool:
-        """Run the service; on success close, else keep everything and say why."""
+        """Run the service; on success close, else keep everything and say why, once, in the
+        form's error line, with the cursor in the field the service named."""
+        refused = date_errors([self])
+        if refused:  # a date field's text that is not a date: never run on the last date shown
+            field, message = refused[0]
+            self.error_label.setText(message)
+            self.error_label.setVisible(True)
+            field.setFocus()
+            field.selectAll()
+            return False
         try:
             self.run()
-        except ValidationError as e:
-            self.error_label.setText(str(e))
-            self.error_label.setVisible(True)
-            field = self.fields.get(e.field)
-            if field is not None:
-                field.setFocus()
-            dialogs.warn(self, self.windowTitle(), str(e))
-            return False
         except StaleEdit as e:
             self.error_label.setText(str(e))
             self.error_label.setVisible(True)
@@ -164,9 +167,7 @@ class ActionDialog(QDialog):
                 self.error_label.setVisible(False)
             return False
         except DeskError as e:
-            self.error_label.setText(str(e))
-            self.error_label.setVisible(True)
-            dialogs.warn(self, self.windowTitle(), str(e))
+            focus.show_error(self, self.error_label, e, self.fields)
             return False
         self.accept()
         return True

@@ -273,7 +273,7 @@ class ChecklistTab(PermitTab):
             return False
         kind = self.presenter.needs_value(self.current_row())
         if kind is ItemKind.DATE:
-            day = parse_date(self.value_edit.text())
+            day = parse_date(self.value_edit.text(), self.context.clock.today())
             if day is None:
                 self.detail_label.setText(
                     "Enter the date the document bears (MM/DD/YYYY), then press Enter."

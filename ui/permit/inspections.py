@@ -124,6 +124,7 @@ class RequestDialog(ActionDialog):
         self.permit_label = QLabel(self)
         self.permit_label.setObjectName("noteText")
         if self.permit_id:
+            self.finder.hide()  # not laid out: it would sit over the heading
             self.add_field("Permit:", self.permit_label, "permit")
         else:
             self.add_field("&Permit:", self.finder, "permit")
@@ -653,6 +654,10 @@ class InspectionsTab(PermitTab):
         self.certificates_label = QLabel(self)
         self.certificates_label.setObjectName("inspectionCertificates")
         self.certificates_label.setWordWrap(True)
+        self.message = QLabel(self)
+        self.message.setObjectName("inspectionMessage")
+        self.message.setWordWrap(True)
+        self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
         self.request_button = QPushButton("Re&quest inspection…", self)
         self.request_button.setObjectName("requestInspection")
@@ -698,6 +703,7 @@ class InspectionsTab(PermitTab):
         layout.addWidget(self.orders_label)
         layout.addWidget(self.certificates_label)
         layout.addLayout(buttons)
+        layout.addWidget(self.message)
 
     def load(self, conn: Connection, detail: PermitDetail) -> None:
         data = iq.permit_inspections(conn, detail.id)
@@ -740,8 +746,8 @@ class InspectionsTab(PermitTab):
         dialog = RequestDialog(self.context, self)
         done = actions.exec_dialog(dialog)
         self.refresh()
-        if done:
-            dialogs.inform(self, "Inspection requested", dialog.confirmation())
+        if done:  # said in place: no box to dismiss after every call
+            self.message.setText(dialog.confirmation())
         return dialog if done else None
 
     def record_result(

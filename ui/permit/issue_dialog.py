@@ -24,7 +24,8 @@ from PySide6.QtWidgets import (
 
 from desk.errors import DeskError, IssuanceRefused
 from desk.services import issuance, lifecycle, permits
-from ui import dialogs
+from ui import dialogs, focus
+from ui.geometry import fit_window
 from ui.permit.base import PermitContext
 from ui.permit.documents import print_permit_card
 from ui.presenters.issuance import UNMET, IssuancePresenter, term_text
@@ -134,8 +135,9 @@ class IssueDialog(QDialog):
         self.issue_button.clicked.connect(self.issue)
         self.card_button.clicked.connect(self.print_card)
         self.close_button.clicked.connect(self.reject)
-        self.resize(600, 400)
+        fit_window(self, "issue_permit", (600, 400))
         self.date_edit.setFocus()
+        focus.install(self)
         self.check()
 
     # --- what the window and the tests read --------------------------------------------------

@@ -18,8 +18,9 @@ from desk.domain.lifecycle import ACTIVE, Deadline, Rule
 from desk.errors import DeskError
 from desk.services import street_register
 from desk.services.lifecycle import permit_deadlines
-from ui import dialogs, settings
+from ui import dialogs
 from ui import record_window as rw
+from ui.geometry import fit_window
 from ui.permit import actions
 from ui.permit.base import PermitContext, PermitTab
 from ui.permit.documents import (
@@ -123,11 +124,7 @@ class PermitWindow(QWidget):
             self, self.reload, lambda: print_main(self, self.context, self.context.clock.today())
         )
 
-        self.resize(*DEFAULT_SIZE)
-        if remember_geometry:
-            geometry = settings.read_bytes(settings.PERMIT_WINDOW_GEOMETRY)
-            if geometry is not None:
-                self.restoreGeometry(geometry)
+        fit_window(self, "permit", DEFAULT_SIZE, keep=remember_geometry)
 
     @property
     def permit_id(self) -> int:
@@ -289,8 +286,6 @@ class PermitWindow(QWidget):
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.issue_dialog is not None:
             self.issue_dialog.close()
-        if self.remember_geometry:
-            settings.write(settings.PERMIT_WINDOW_GEOMETRY, self.saveGeometry())
         self.closed.emit(self.permit_id)
         super().closeEvent(event)
 

@@ -28,6 +28,7 @@ from desk.errors import DeskError
 from desk.services.people import retire
 from ui import dialogs
 from ui import record_window as rw
+from ui.geometry import fit_window
 from ui.models.history import HistoryTableModel
 from ui.permit import actions
 from ui.permit.actions import ActionDialog
@@ -121,7 +122,7 @@ class PersonWindow(QWidget):
         rw.lay_out(self, header, self.tabs)
         rw.window_keys(self, self.reload, lambda: None)
         QShortcut(QKeySequence(p.EDIT_KEY), self).activated.connect(lambda: self.run_step("edit"))
-        self.resize(*DEFAULT_SIZE)
+        fit_window(self, "person", DEFAULT_SIZE)
 
     # --- the tabs ---------------------------------------------------------------------------
 

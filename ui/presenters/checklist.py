@@ -3,7 +3,6 @@ and which actions the signed-in user may take on the selected item."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, tzinfo
@@ -18,6 +17,7 @@ from desk.domain.checklists import (
     progress,
     stale,
 )
+from ui.presenters import date_text
 from ui.presenters.formatting import format_date, format_timestamp
 
 COLUMNS: tuple[str, ...] = ("Item", "Section", "State", "Recorded", "By", "When")
@@ -54,15 +54,12 @@ class ChecklistRow:
         return (self.title, self.section, self.state, self.recorded, self.by, self.when)
 
 
-def parse_date(text: str) -> date | None:
-    """'03/01/2025', '3/1/2025' or '2025-03-01'; None when it is not a date."""
-    text = text.strip()
-    m = re.fullmatch(r"(\d{1,2})/(\d{1,2})/(\d{4})", text)
+def parse_date(text: str, today: date) -> date | None:
+    """The date typed as in every date field ('03/01/2025', '3/1/25', '2025-03-01', 'today';
+    ui.presenters.date_text); None when it is not a date."""
     try:
-        if m:
-            return date(int(m.group(3)), int(m.group(1)), int(m.group(2)))
-        return date.fromisoformat(text)
-    except ValueError:
+        return date_text.parse_date(text, today)
+    except date_text.DateTextError:
         return None
 
 

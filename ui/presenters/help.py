@@ -95,6 +95,7 @@ class AboutInfo:
     data_folder: str
     log_folder: str
     qt_version: str = ""
+    last_backup: str = ""  # when and where the register was last backed up (ui.backups)
 
     def revision_text(self) -> str:
         if self.revision is None:
@@ -112,6 +113,8 @@ class AboutInfo:
             ("Log folder", self.log_folder),
             ("Python", platform.python_version()),
         ]
+        if self.last_backup:
+            rows.insert(5, ("Last backup", self.last_backup))  # after the folders
         if self.qt_version:
             rows.append(("Qt", self.qt_version))
         return rows

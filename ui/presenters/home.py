@@ -8,17 +8,17 @@ from datetime import date
 
 from sqlalchemy import Connection
 
-from db.attention import counter, field, treasury
+from db.attention import clerk, counter, field, treasury
 from db.database import Database
 from db.surety_queries import deposit_lines
 from desk.clock import Clock
 from desk.domain import attention as a
 from desk.domain.attention import Group, Item
 from desk.domain.enums import Role
-from desk.services.attention import check_applications
+from desk.services.attention import BackupDue, backup_due, check_applications
 from desk.services.lifecycle import lapsing_within
 from desk.services.sureties import expiry_watch
-from ui.presenters.formatting import format_date
+from ui.presenters.formatting import count_of, format_date
 from ui.presenters.session import Session
 
 # The trades whose inspectors report monthly, by municipality (15.1.74(b), 15.1.34(b)(8)).
@@ -38,7 +38,7 @@ class HomePresenter:
 
     def heading(self) -> str:
         total = sum(g.count for g in self.groups)
-        return f"Needs attention — {total} item(s) for {self.session.full_name}"
+        return f"Needs attention — {count_of(total, 'item')} for {self.session.full_name}"
 
     def load(self) -> list[Group]:
         today = self.clock.today()
@@ -127,7 +127,24 @@ class HomePresenter:
                 )
                 for r in expiry_watch(self.database.uow(), self.clock, mid, 60)
             ]
+        if "backup" in keys:
+            out["backup"] = _backup_items(backup_due(self.database.uow(), self.clock, mid))
         return out
+
+
+def _backup_items(due: BackupDue | None) -> list[Item]:
+    """'Last backup 11/28/2026 — older than 2 days', or 'No backup yet'."""
+    if due is None:
+        return []
+    how = "File → Back up now… makes one"
+    last = due.last
+    if last is None:
+        return [Item("No backup yet", f"{how}; the folder is set on the Municipality screen")]
+    days = f"{due.overdue_days} day" + ("" if due.overdue_days == 1 else "s")
+    when = f"Last backup {format_date(last.day)}"
+    if not last.checked:
+        return [Item(f"{when} — it did not check out", f"{last.where}; {how}")]
+    return [Item(f"{when} — older than {days}", f"{last.where}; {how}")]
 
 
 _QUERIES: dict[str, Callable[[Connection, int, date], list[Item]]] = {
@@ -138,6 +155,8 @@ _QUERIES: dict[str, Callable[[Connection, int, date], list[Item]]] = {
     "notices_unserved": field.notices_unserved,
     "enforcement_past_due": field.enforcement_past_due,
     "drawers_open": treasury.drawers_open,
+    "drawers_not_closed": clerk.drawers_not_closed,
+    "refunds_ordered": clerk.refunds_ordered_unpaid,
     "turnovers": lambda conn, mid, _today: treasury.turnovers_to_acknowledge(conn, mid),
     "returned_checks": lambda conn, mid, _today: treasury.returned_checks_open(conn, mid),
 }
@@ -147,6 +166,8 @@ _SECTIONS = {
     "deposits_awaiting_receipt": a.DEPOSITS,
     "refundable": a.DEPOSITS,
     "drawers_open": a.TREASURER,
+    "drawers_not_closed": a.TREASURER,
+    "refunds_ordered": a.DEPOSITS,
     "turnovers": a.TREASURER,
     "returned_checks": a.TREASURER,
     "expiring": a.BONDS,

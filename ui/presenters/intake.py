@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 from functools import cache
 from typing import Protocol
@@ -54,6 +54,7 @@ from desk.services.intake import (
 from desk.services.intake import fee_request as make_fee_request
 from desk.services.permits import ApplicationInput
 from ui.presenters.fee_calculator import FeeCalculatorPresenter, quote_item
+from ui.presenters.formatting import format_date
 
 # Form keys of the work fields (the view names its widgets after them).
 DESCRIPTION = "description"
@@ -68,6 +69,7 @@ CONSTRUCTION_TYPE = "construction_type"
 ACRES = "disturbed_acres"
 FEE_AMOUNT = "fee_amount"
 PARCEL = "parcel"
+APPLIED_ON = "applied_on"
 OWNER_ROLES = (PartyRole.BUILDING_OWNER, PartyRole.LAND_OWNER)
 AREA_KEYS = tuple(f"area_{key}" for key, _, _ in LEVELS)
 FEES = "fees"
@@ -75,10 +77,18 @@ FEES = "fees"
 VALUATION_NOTE = "excluding HVAC, plumbing and electrical work (15.1.21 NOTE)"
 
 
-def valuation_note(municipality_key: str) -> str:
-    """What the valuation leaves out, under the municipality's own ordinance: Glendale's
-    15.1.21 NOTE; New Lisbon's ch. 435 says nothing of it."""
-    return VALUATION_NOTE if municipality_key == "glendale" else ""
+_TRADE_WORK = {"electrical": "electrical", "plumbing": "plumbing", "hvac": "heating and cooling"}
+
+
+def valuation_note(municipality_key: str, trade: str = "building") -> str:
+    """What the valuation counts, under the municipality's own ordinance: Glendale's 15.1.21
+    NOTE leaves the trades out of a building's cost, so a trade permit's valuation is the cost
+    of that trade's work alone; New Lisbon's ch. 435 says nothing of it."""
+    if municipality_key != "glendale":
+        return ""
+    if trade in _TRADE_WORK:
+        return f"the cost of the {_TRADE_WORK[trade]} work alone"
+    return VALUATION_NOTE
 
 
 FLOOR_AREA_NOTE = "garage and finished levels counted, unfinished basement excluded (15.1.21 NOTE)"
@@ -334,6 +344,7 @@ class IntakePresenter:
         self._parcel_choices: dict[str, ParcelChoice] = {}
         self._party_choices: dict[str, PartyChoice] = {}
         self.fee_error = ""
+        self._confirmed_on: date | None = None  # an unusual date the clerk said yes to
         self.owner_public = False  # the OWNERSHIP box
         self.dirty = False
 
@@ -405,6 +416,26 @@ class IntakePresenter:
             self.applied_on = day
             self.fees.set_date(day)
             self.dirty = True
+
+    def date_concern(self) -> str:
+        """What is unusual about an application dated after today or more than a year back
+        ('' for an ordinary date): a slip of the keyboard there would set the fees and every
+        deadline counted from the application date, so the clerk is asked before it is saved."""
+        day, today = self.applied_on, self.today
+        shown = format_date(day)
+        if day > today:
+            return f"The application date {shown} is in the future."
+        if day < today - timedelta(days=365):
+            return f"The application date {shown} is more than a year ago."
+        return ""
+
+    def date_question(self) -> str:
+        concern = self.date_concern()
+        return f"{concern} Save it anyway?" if concern else ""
+
+    def confirm_date(self) -> None:
+        """The clerk said yes to date_question() for the date as it is now."""
+        self._confirmed_on = self.applied_on
 
     def set_flags(self, *, work_began_before_permit: bool, emergency: bool) -> None:
         if (work_began_before_permit, emergency) != (
@@ -692,6 +723,9 @@ class IntakePresenter:
         self.recalculate()
         if self.fee_error:
             raise ValidationError(FEES, self.fee_error)
+        if self.date_concern() and self._confirmed_on != self.applied_on:
+            # Last, once the rest is right: the view asks date_question() and confirm_date().
+            raise ValidationError(APPLIED_ON, self.date_concern())
         return ApplicationInput(
             municipality_id=self.municipality_id,
             kind=self.form.kind.code,
@@ -733,6 +767,8 @@ def field_of(error: ValidationError) -> str:
     if name in words:
         return words[name]
     if name in (DESCRIPTION, VALUATION, PARCEL, OCCUPANCY, FEE_AMOUNT, STORIES, VOLUME, "kind"):
+        return name
+    if name == APPLIED_ON:  # an unusual date not yet confirmed
         return name
     if name == PAVEMENT_AGE_FIELD or name.endswith(".pavement_age_years"):
         return PAVEMENT_AGE

@@ -283,7 +283,7 @@ class CondemnationsPresenter:
 
     def can_record(self) -> tuple[bool, str]:
         if not rules.may(self.roles, rules.CONDEMN_ROLES):
-            return False, "The Building Inspector condemns and placards dwellings (Hudson 140 B)."
+            return False, "The Building Inspector condemns and placards dwellings."
         return True, ""
 
     def _open_step(self, row: int) -> tuple[bool, str]:
@@ -291,7 +291,7 @@ class CondemnationsPresenter:
         if c is None:
             return False, "Select a condemnation."
         if not rules.may(self.roles, rules.CONDEMN_ROLES):
-            return False, "The Building Inspector records this (Hudson 140)."
+            return False, "The Building Inspector records this."
         if c.outcome is not Outcome.OPEN:
             return False, f"Closed: {c.outcome.label.lower()} {format_date(c.outcome_on)}."
         return True, ""
@@ -318,12 +318,12 @@ class CondemnationsPresenter:
             return ""
         grounds = "; ".join(
             f"{g.code} {g.words}" for g in rules.parse_grounds(c.grounds)
-        )  # the ordinance's words
+        )  # the ordinance's words; no municipality's section: the register is Glendale's too
         text = (
             f"{c.where}: condemned {format_date(c.condemned_on)}"
             + (f", placarded {format_date(c.placarded_on)}" if c.placarded_on else "")
-            + f". {c.reasons} — Grounds: {grounds} (Hudson 140 B)."
+            + f". {c.reasons} — Grounds: {grounds}."
         )
         if c.outcome is Outcome.OPEN:
-            text += f" To be vacated by {format_date(c.vacate_by)} (Hudson 140 C)."
+            text += f" To be vacated by {format_date(c.vacate_by)}."
         return text

@@ -12,9 +12,17 @@ DEMO_NOTE = "Demo logins: admin / clerk / inspector / engineer / treasurer, pass
 
 
 class LoginPresenter:
-    def __init__(self, authenticate: Callable[[str, str], Actor], last_username: str = "") -> None:
+    def __init__(
+        self,
+        authenticate: Callable[[str, str], Actor],
+        last_username: str = "",
+        *,
+        locked_name: str = "",
+    ) -> None:
         self._authenticate = authenticate
         self.username = last_username
+        # A locked session's user's full name: only their password resumes it.
+        self.locked_name = locked_name
         self.error = ""
         self.actor: Actor | None = None
 
@@ -38,5 +46,13 @@ class LoginPresenter:
 
     @property
     def focus_password(self) -> bool:
-        """Put the cursor in the password box when the user name is already filled in."""
-        return bool(self.username)
+        """The cursor starts in Password only to resume a locked session (the user name fixed):
+        at a shared counter the next person types their own name first, never into Password
+        where it would count as a wrong password of the last user."""
+        return bool(self.locked_name)
+
+    @property
+    def heading(self) -> str:
+        if self.locked_name:
+            return f"Locked — {self.locked_name}'s session"
+        return "Sign in to Permit Desk"

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from desk.clock import Clock
+from desk.domain.backups import LABELS as BACKUP_LABELS
+from desk.domain.enums import Role
 from desk.domain.model import Actor
 from desk.domain.municipality import LABELS, PRINTED_TEXT_FIELDS, ImageKind
 from desk.enforcement.procedure import DAYS_SETTING, Period, procedure_of_code
@@ -34,9 +36,11 @@ TEXT_FIELDS = (
     "vacate_days",
     "c404_high_value",
     "placename",
+    "idle_lock_minutes",
+    *BACKUP_LABELS,
 )
 FLAG_FIELDS = ("no_refund_once_issued", "office_open_saturdays")
-CHOICE_FIELDS = ("fee_schedule_date", "kind", "county", "housing_code")
+CHOICE_FIELDS = ("fee_schedule_date", "kind", "county", "housing_code", "refund_order_role")
 IMAGE_FIELDS = ("logo", "signature")
 FIELD_ORDER = (
     "name",
@@ -54,6 +58,7 @@ FIELD_ORDER = (
     "denied_refund",
     "nsf_charge",
     "admin_cost_account",
+    "refund_order_role",
     "vacate_days",
     "fee_schedule_date",
     "c404_high_value",
@@ -62,9 +67,16 @@ FIELD_ORDER = (
     "placename",
     "housing_code",
     "office_open_saturdays",
+    "idle_lock_minutes",
+    *BACKUP_LABELS,
 )
 MONEY_FIELDS = ("plumbing_clerical", "nsf_charge")
 FEE_DATES = (("application", "The application date"), ("issue", "The issue date"))
+# Who may act for the City Engineer on street deposit refunds (15.1.43): any role.
+REFUND_ORDER_ROLES = tuple(
+    (r.value, "The engineer (City Engineer)" if r is Role.ENGINEER else f"The {r.value}")
+    for r in Role
+)
 
 # What each setting does, and where the rule comes from (shown under the field).
 HELP = {
@@ -83,6 +95,9 @@ HELP = {
     "of 15.1.21) apart; empty books it with its fee.",
     "vacate_days": "Days a condemned dwelling has to be vacated (Hudson ch. 140 C: 60).",
     "fee_schedule_date": "The date that picks the fee schedule version a permit is priced with.",
+    "refund_order_role": "A street deposit is returned on the City Engineer's order by the City "
+    "Clerk (Glendale 15.1.43). An office with no engineer user names the role that orders it "
+    "for him; the engineer's role always may.",
     "c404_high_value": "Census Form C-404 lists each new-housing permit valued at or above "
     "this on its own line (whole dollars).",
     "placename": "As the county's parcel file names it (its PLACENAME column): an import keeps "
@@ -92,6 +107,13 @@ HELP = {
     "office_open_saturdays": "Unchecked: a petition or other filing whose last day is a "
     "Saturday may be filed the next Monday (Wis. Stat. 990.001(4)(c)); Sundays and legal "
     "holidays move every last day (990.001(4)(b)).",
+    "idle_lock_minutes": "Minutes without keyboard or mouse before a workstation hides its "
+    "work behind the sign-in dialog (its user's password resumes it); 0: never.",
+    "backup_folder": "Where File → Back up now… and the automatic backup (on the first start "
+    "of each day) write the register: a second disk or a share. Empty: a Backups folder beside "
+    "the register (PostgreSQL: in the document folder).",
+    "backup_keep": "Older automatic backups in the folder are deleted; nothing else is.",
+    "backup_overdue_days": "Days: Needs attention names the last backup once it is older.",
 }
 # The housing codes as the Housing code list names them (ui.presenters.new_municipality).
 HOUSING_CODES = housing_code_choices()
@@ -102,7 +124,7 @@ REPRINT_NOTE = (
 )
 IMAGE_NOTE = "PNG or JPEG, at most 1 MB."
 
-_BY_LABEL = {label: key for key, label in LABELS.items()} | {
+_BY_LABEL = {label: key for key, label in (LABELS | BACKUP_LABELS).items()} | {
     ImageKind.LOGO.label: "logo",
     ImageKind.SIGNATURE.label: "signature",
 }
@@ -147,12 +169,17 @@ def _form_of(s: svc.MunicipalitySettings) -> dict[str, Any]:
         "treasurer_name": s.treasurer_name,
         "vacate_days": str(s.vacate_days),
         "fee_schedule_date": s.fee_schedule_date,
+        "refund_order_role": s.refund_order_role,
         "c404_high_value": f"{s.c404_high_value:,.0f}",
         "kind": s.kind,
         "county": s.county,
         "placename": s.placename,
         "housing_code": s.housing_code,
         "office_open_saturdays": s.office_open_saturdays,
+        "idle_lock_minutes": str(s.idle_lock_minutes),
+        "backup_folder": s.backup_folder,
+        "backup_keep": str(s.backup_keep),
+        "backup_overdue_days": str(s.backup_overdue_days),
     }
     for key, value in s.cashiering:
         form[key] = value if isinstance(value, bool) else str(value)

@@ -15,7 +15,7 @@ from desk.domain.cashiering import ChargeRow, PaymentRow, PermitAccount, RefundR
 from desk.errors import ValidationError
 from desk.fees.engine import QuoteItem
 from desk.fees.model import QUANTITY_UNITS, ItemKind, ScheduleVersion
-from ui.presenters.formatting import EMPTY, format_amount, format_date
+from ui.presenters.formatting import EMPTY, count_of, format_amount, format_date
 
 COLUMNS: tuple[str, ...] = ("Item", "Description", "Section", "Quantity", "Amount")
 AMOUNT_COLUMN = 4
@@ -212,8 +212,10 @@ class PermitFeesPresenter:
         versions = list(dict.fromkeys(r.version for r in self.rows if r.version))
         days = sorted({f.assessed_on for f in self.lines})
         when = ", ".join(format_date(d) for d in days)
-        n = len(self.lines)
-        lines = f"{n} line{'s' if n != 1 else ''} assessed {when}"
+        lines = f"{count_of(len(self.lines), 'line')} assessed {when}"
+        if self.added:  # the table lists them too: the count must add up to its rows
+            later = ", ".join(format_date(d) for d in sorted({c.day for c in self.added}))
+            lines += f", {count_of(len(self.added), 'line')} added or corrected {later}"
         if len(versions) == 1:
             return f"{lines}, priced with the fee schedule {versions[0]}."
         return f"{lines}, priced with the fee schedules {'; '.join(versions)}."

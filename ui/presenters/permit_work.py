@@ -107,7 +107,8 @@ class PermitWorkPresenter:
         d = self.detail
         out = [WorkField("Description", d.description.strip() or EMPTY)]
         if self._wanted(VALUATION, bool(d.valuation)):
-            note = valuation_note(d.municipality_key)
+            trade = self.kind.trade if self.kind is not None else "building"
+            note = valuation_note(d.municipality_key, trade)
             out.append(WorkField("Valuation", format_amount(d.valuation), note))
         if self._wanted("areas", bool(d.floor_area_sqft or d.areas)):
             out.append(

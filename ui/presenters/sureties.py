@@ -12,7 +12,14 @@ from decimal import Decimal, InvalidOperation
 
 from db.surety_queries import BondRow, CertificateRow
 from desk.domain.enums import Role
-from desk.domain.sureties import BondPurpose, BondStatus, DepositStatus, money_words
+from desk.domain.sureties import (
+    DEFAULT_REFUND_ORDER_ROLE,
+    BondPurpose,
+    BondStatus,
+    DepositStatus,
+    money_words,
+    order_refusal,
+)
 from desk.errors import ValidationError
 from desk.money import CENT
 from desk.services.sureties import (
@@ -326,6 +333,10 @@ DEPOSIT_COLUMNS = (
 QUEUE_ORDER = ("eligible", "soon", "ordered", "retained", "all")
 
 
+def _your_roles(roles: frozenset[Role]) -> str:
+    return "your roles: " + (", ".join(sorted(r.value for r in roles)) or "none")
+
+
 class DepositsPresenter:
     columns = DEPOSIT_COLUMNS
 
@@ -334,10 +345,14 @@ class DepositsPresenter:
         fetch: Callable[[date], list[DepositLine]],
         today: Callable[[], date],
         roles: frozenset[Role],
+        orderer: Role = DEFAULT_REFUND_ORDER_ROLE,
     ) -> None:
         self.fetch = fetch
         self.today = today
         self.roles = roles
+        # Who acts for the City Engineer on refunds in this office (15.1.43; the Municipality
+        # screen), read by the view on each load.
+        self.orderer = orderer
         self.queue = "all"
         self.lines: list[DepositLine] = []
         self.rows: list[Line] = []
@@ -423,8 +438,9 @@ class DepositsPresenter:
         x = self.line(row)
         if x is None:
             return False, "Choose a deposit."
-        if Role.ENGINEER not in self.roles:
-            return False, "Only the City Engineer orders a deposit returned (15.1.43)."
+        refusal = order_refusal(self.roles, self.orderer)
+        if refusal:
+            return False, refusal
         if x.status is not DepositStatus.ELIGIBLE:
             if x.status is DepositStatus.HELD and x.eligible_from is not None:
                 return False, f"Eligible from {format_date(x.eligible_from)} (15.1.43)."
@@ -438,7 +454,10 @@ class DepositsPresenter:
         if x is None:
             return False, "Choose a deposit."
         if Role.CLERK not in self.roles:
-            return False, "The City Clerk issues the refund check (15.1.43)."
+            return (
+                False,
+                f"The City Clerk issues the refund check (15.1.43); {_your_roles(self.roles)}.",
+            )
         if x.status is not DepositStatus.ORDERED:
             return False, "A deposit is refunded on the City Engineer's order (15.1.43)."
         return True, ""

@@ -232,10 +232,33 @@ class DailyClosePresenter:
         word = "over" if diff > 0 else "short"
         return f"{text}: {format_money(abs(diff))} {word} — explain the difference."
 
+    @property
+    def close_refusal(self) -> str | None:
+        """Why Close day is greyed for this day and drawer (None when it may be closed)."""
+        if self.report is None:
+            return "The day is being read."
+        if self.closed:
+            return f"The drawer {self.drawer} is already closed for {format_date(self.day)}."
+        if self.day > self.today:
+            return "This day has not come yet."
+        return None
+
     def close(self) -> int:
         close_id = self.backend.close_day(self.drawer, self.day, self.counted(), self.explanation)
         self.load()
         return close_id
+
+    def closed_message(self, treasurer: bool) -> str:
+        """What the close did. The treasurer's own close puts the money in her custody at once
+        (15.1.34(b)(4); cashiering.close_day): she is told nothing waits for acknowledgment."""
+        text = f"The drawer {self.drawer} is closed for {format_date(self.day)}."
+        turnover = self.drawer_cash.turnover_id if self.report is not None else None
+        if treasurer and turnover:
+            text += (
+                f" The money is in your custody: turnover #{turnover} is delivered and "
+                "acknowledged by you; nothing waits for acknowledgment."
+            )
+        return text
 
 
 # --- turnovers -----------------------------------------------------------------------------
@@ -358,6 +381,28 @@ class TurnoversPresenter:
         if self.backend.delivered_by_me(turnover_id):
             return SELF_ACKNOWLEDGMENT
         return ""
+
+    def acknowledge_reason(self, turnover_id: int | None) -> str | None:
+        """Why Acknowledge is greyed for the chosen turnover (None when it may be used)."""
+        t = self.turnover(turnover_id) if turnover_id is not None else None
+        if t is None:
+            return "Choose a turnover."
+        if t.acknowledged_on is not None:
+            by = f" by {t.acknowledged_by}" if t.acknowledged_by else ""
+            return (
+                f"Turnover #{t.turnover_id} was acknowledged on "
+                f"{format_date(t.acknowledged_on)}{by}."
+            )
+        return self.acknowledge_refusal(t.turnover_id) or None
+
+    def resolve_reason(self, turnover_id: int | None) -> str | None:
+        """Why Resolve difference is greyed (None when the chosen turnover has one open)."""
+        t = self.turnover(turnover_id) if turnover_id is not None else None
+        if t is None:
+            return "Choose a turnover."
+        if not t.flagged:
+            return f"Turnover #{t.turnover_id} has no open difference to resolve."
+        return None
 
     def acknowledge(self, turnover_id: int, on: date, reference: str, deposited_text: str) -> str:
         deposited = parse_money(deposited_text, "amount deposited")

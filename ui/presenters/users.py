@@ -107,7 +107,11 @@ class UsersPresenter:
                         u.title,
                         roles_text(u.roles),
                         state_text(u),
-                        format_timestamp(u.last_sign_in_at) if u.last_sign_in_at else "Never",
+                        (
+                            format_timestamp(u.last_sign_in_at)
+                            if u.last_sign_in_at
+                            else "Never signed in"
+                        ),
                     ),
                     warn=not u.active or u.locked,
                 )

@@ -31,6 +31,7 @@ from desk.services.enforcement import licences as svc
 from desk.services.enforcement import renewals
 from ui import dialogs
 from ui import record_window as rw
+from ui.geometry import fit_window
 from ui.permit import actions
 from ui.permit.actions import ActionDialog
 from ui.permit.base import PermitContext
@@ -142,7 +143,7 @@ class LicenceWindow(QWidget):
 
         rw.lay_out(self, header, self.tabs)
         rw.window_keys(self, self.reload, lambda: self.print_certificate(direct=True))
-        self.resize(*DEFAULT_SIZE)
+        fit_window(self, "rooming_licence", DEFAULT_SIZE)
 
     # --- reading ---------------------------------------------------------------------------
 

@@ -26,7 +26,7 @@ from PySide6.QtCore import (
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QColor, QKeyEvent, QKeySequence, QShortcut
+from PySide6.QtGui import QColor, QKeyEvent, QKeySequence, QResizeEvent, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemDelegate,
     QAbstractItemView,
@@ -256,6 +256,12 @@ def _table(parent: QWidget, name: str, model: QAbstractTableModel, *stretch: int
         header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
     table.setTextElideMode(Qt.TextElideMode.ElideRight)
     return table
+
+
+# Below this width (a 1024-pixel screen, less the section list) the payment panel goes under the
+# permits instead of beside them, and the page scrolls down rather than sideways.
+SIDE_BY_SIDE = 960
+MIN_WIDTH, MIN_HEIGHT = 560, 620
 
 
 def scrolled_body(view: QWidget, name: str, width: int, height: int) -> QVBoxLayout:
@@ -519,20 +525,25 @@ class CashierView(QWidget):
         grid = QGridLayout(upper)
         grid.setContentsMargins(0, 0, 0, 0)
         grid.setHorizontalSpacing(18)
+        grid.setVerticalSpacing(12)
         grid.addWidget(left, 0, 0)
-        grid.addWidget(right, 0, 1)
         grid.setColumnStretch(0, 2)
-        grid.setColumnStretch(1, 1)
         right.setMinimumWidth(340)
+        self._upper, self._left, self._right = grid, left, right
+        self._stacked: bool | None = None
         splitter = QSplitter(Qt.Orientation.Vertical, self)
         splitter.setChildrenCollapsible(False)
         splitter.addWidget(upper)
         splitter.addWidget(receipts_box)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
-        body = scrolled_body(self, "cashierBody", 980, 620)
+        body = scrolled_body(self, "cashierBody", MIN_WIDTH, MIN_HEIGHT)
         body.addLayout(top)
         body.addWidget(splitter, 1)
+        page = body.parentWidget()
+        assert page is not None
+        self._body: QWidget = page
+        self._arrange(self.width())
 
         for keys in ("Ctrl+Return", "Ctrl+Enter"):
             shortcut = QShortcut(QKeySequence(keys), self)
@@ -555,6 +566,27 @@ class CashierView(QWidget):
         self._refresh_form()
 
     # --- loading ------------------------------------------------------------------------
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._arrange(event.size().width())
+
+    def _arrange(self, width: int) -> None:
+        """The payment panel beside the permits when there is room, else under them."""
+        stacked = width < SIDE_BY_SIDE
+        if stacked == self._stacked:
+            return
+        self._stacked = stacked
+        self._upper.removeWidget(self._right)
+        if stacked:
+            self._upper.addWidget(self._right, 1, 0)
+            self._upper.setColumnStretch(1, 0)
+            # The permits keep their height; the panel's rows are added below them.
+            self._body.setMinimumHeight(MIN_HEIGHT + self._right.sizeHint().height())
+        else:
+            self._upper.addWidget(self._right, 0, 1)
+            self._upper.setColumnStretch(1, 1)
+            self._body.setMinimumHeight(MIN_HEIGHT)
 
     def load(self) -> None:
         """Fill the drawers and today's receipts (the main window calls this on show)."""

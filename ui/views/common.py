@@ -12,7 +12,6 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
-    QDateEdit,
     QFrame,
     QHBoxLayout,
     QHeaderView,
@@ -24,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ui.date_field import DateField
 from ui.models.base import Index, PresenterTableModel
 from ui.presenters.formatting import EMPTY
 
@@ -36,16 +36,18 @@ def from_qdate(day: QDate) -> date:
     return date(day.year(), day.month(), day.day())
 
 
-def date_edit(parent: QWidget, name: str, day: date | None = None) -> QDateEdit:
-    """A date field as the office writes dates (MM/DD/YYYY), with a calendar to pick from;
-    showing `day` when one is given."""
-    edit = QDateEdit(parent)
-    edit.setObjectName(name)
-    edit.setCalendarPopup(True)
-    edit.setDisplayFormat("MM/dd/yyyy")
-    if day is not None:
-        edit.setDate(to_qdate(day))
-    return edit
+def date_edit(
+    parent: QWidget,
+    name: str,
+    day: date | None = None,
+    *,
+    today: Callable[[], date] | None = None,
+) -> DateField:
+    """A date field as the office writes dates (MM/DD/YYYY), typed or picked on a calendar;
+    showing `day` when one is given. `today`: the view's clock, for "today" and "+3" typed."""
+    if today is None:
+        return DateField(parent, name, day)
+    return DateField(parent, name, day, today=today)
 
 
 def read_only_table(parent: QWidget, name: str, model: QAbstractItemModel) -> QTableView:
@@ -158,11 +160,18 @@ def button_row(*specs: ButtonSpec) -> QHBoxLayout:
     return row
 
 
+def enable(button: QWidget, reason: str | None) -> None:
+    """A greyed action says why: enabled when `reason` is None or empty, else disabled with the
+    reason as its tooltip and What's This (Shift+F1), which a disabled button still shows."""
+    button.setEnabled(not reason)
+    button.setToolTip(reason or "")
+    button.setWhatsThis(reason or "")
+
+
 def enable_buttons(checks: Iterable[tuple[QPushButton, tuple[bool, str]]]) -> None:
     """Each button enabled or not by its presenter's (may, why not); the reason is its tooltip."""
     for button, (ok, why) in checks:
-        button.setEnabled(ok)
-        button.setToolTip(why)
+        enable(button, None if ok else (why or "Not available now."))
 
 
 def error_label(parent: QWidget | None = None) -> QLabel:

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from db.database import Database
 from desk.clock import Clock
 from ui import dialogs, exports
+from ui.geometry import fit_window
 from ui.presenters import contractor_import as p
 from ui.presenters.registers import Line
 from ui.presenters.session import Session
@@ -147,7 +148,7 @@ class ContractorImportDialog(ImportWorkDialog):
         layout.addWidget(self.outcome)
         layout.addWidget(self.work_row)
         layout.addLayout(buttons)
-        self.resize(1100, 640)  # within 1366x768 with the taskbar and the title bar
+        fit_window(self, "contractor_import", (1100, 640))
         self._fill()
         ok, why = self.presenter.may_open()
         if not ok:

@@ -448,6 +448,8 @@ class DepositsView(SectionView):
     def load(self, select_deposit: int | None = None) -> None:
         current = self.current()
         keep = select_deposit or (current.deposit_id if current else None)
+        with self.database.read() as conn:
+            self.presenter.orderer = sq.refund_order_role(conn, self.session.municipality_id)
         self.presenter.load()
         self._refresh_rows(keep)
         self.loaded = True
@@ -473,6 +475,13 @@ class DepositsView(SectionView):
     def select_queue(self, key: str) -> None:
         self.tabs.setCurrentIndex(QUEUE_ORDER.index(key))
 
+    def show_place(self, place: str) -> None:
+        """A Needs attention item: the queue it names (refunds ordered, awaiting the check)."""
+        if not self.loaded:
+            self.load()
+        if place in QUEUE_ORDER:
+            self.select_queue(place)
+
     def current_row(self) -> int:
         return selected_row(self.table)
 
@@ -493,12 +502,18 @@ class DepositsView(SectionView):
                 (self.retain_button, p.can_retain(row)),
             )
         )
-        # The next step of a deposit still held, and who takes it.
+        # The next step of the deposit, and who takes it: the engineer's order (or the role
+        # acting for him), then the clerk's check (15.1.43).
         line = self.presenter.line(row)
-        if line is not None and line.status in (DepositStatus.HELD, DepositStatus.ELIGIBLE):
-            ok, why = self.presenter.can_order(row)
-            if not ok and why:
-                reasons.append(why)
+        step = None
+        if line is None:
+            step = (False, "Choose a deposit.") if self.presenter.rows else None
+        elif line.status in (DepositStatus.HELD, DepositStatus.ELIGIBLE):
+            step = self.presenter.can_order(row)
+        elif line.status is DepositStatus.ORDERED:
+            step = self.presenter.can_refund(row)
+        if step is not None and not step[0] and step[1]:
+            reasons.append(step[1])
         self.why.setText(" ".join(reasons))
         self.why.setVisible(bool(reasons))
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from datetime import date
 
-from PySide6.QtWidgets import QComboBox, QDateEdit, QLineEdit, QSpinBox, QWidget
+from PySide6.QtWidgets import QComboBox, QLineEdit, QSpinBox, QWidget
 
 from db import queries
+from ui.date_field import DateField
 from ui.permit.actions import ActionDialog
-from ui.views.common import from_qdate
 
 
 def line(parent: QWidget, name: str, placeholder: str = "", text: str = "") -> QLineEdit:
@@ -36,8 +36,8 @@ def count(parent: QWidget, name: str, value: int = 0) -> QSpinBox:
     return box
 
 
-def day(edit: QDateEdit) -> date:
-    return from_qdate(edit.date())
+def day(edit: DateField) -> date:
+    return edit.day()
 
 
 def parcel_lookup(

@@ -14,7 +14,6 @@ from decimal import Decimal, InvalidOperation
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDateEdit,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -45,6 +44,7 @@ from desk.housing.codes import HousingCode, HousingCodeError, Standard, load_hou
 from desk.services.enforcement import cases, complaints, inspections, notices, orders, petitions
 from desk.services.enforcement.cases import CaseOpened
 from desk.services.parcels.owner import owner_of_record
+from ui.date_field import DateField
 from ui.permit.actions import ActionDialog, _text_box
 from ui.permit.base import PermitContext
 from ui.presenters import enforcement as p
@@ -601,7 +601,7 @@ class DecidedDialog(ActionDialog):
         self.add_field(label, self.decision, "decision")
         self.decided_on = date_edit(self, names[1], self.context.clock.today())
         self.add_field("Decided &on:", self.decided_on, "decided on")
-        self.new_dates: dict[int, QDateEdit] = {}
+        self.new_dates: dict[int, DateField] = {}
         for v in f.violations:
             if v.id in n.violation_ids:
                 edit = date_edit(self, f"{names[2]}{v.id}", v.correct_by)

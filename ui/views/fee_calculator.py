@@ -35,8 +35,9 @@ from db.database import Database
 from desk.clock import Clock
 from desk.fees.model import FeeItem, FeeSchedule, ScheduleVersion
 from desk.services import fees
-from ui import dialogs, settings
+from ui import dialogs
 from ui.exports import QUOTES, filed_path
+from ui.geometry import fit_window
 from ui.models.fee_quote import BreakdownTableModel, CalculatorLinesModel
 from ui.presenters.fee_calculator import (
     FIELD_KEYS,
@@ -126,11 +127,7 @@ class FeeCalculatorWindow(QWidget):
         self._timer.timeout.connect(self.recalculate_now)
 
         QShortcut(QKeySequence(QKeySequence.StandardKey.Close), self).activated.connect(self.close)
-        self.resize(*DEFAULT_SIZE)
-        if remember_geometry:
-            geometry = settings.read_bytes(settings.FEE_CALCULATOR_GEOMETRY)
-            if geometry is not None:
-                self.restoreGeometry(geometry)
+        fit_window(self, "fee_calculator", DEFAULT_SIZE, keep=remember_geometry)
         self._refresh_choices()
         self._show_fields()
         self.recalculate_now()
@@ -640,8 +637,6 @@ class FeeCalculatorWindow(QWidget):
         return path
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        if self.remember_geometry:
-            settings.write(settings.FEE_CALCULATOR_GEOMETRY, self.saveGeometry())
         self.closed.emit()
         super().closeEvent(event)
 

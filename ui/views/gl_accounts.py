@@ -35,7 +35,7 @@ from db.database import Database
 from desk.clock import Clock
 from desk.errors import DeskError, ValidationError
 from desk.services import cashiering, fees
-from ui import dialogs
+from ui import dialogs, focus
 from ui.presenters.gl_accounts import ACCOUNT_COLUMNS, CODE_COLUMNS, KINDS, GlAccountsPresenter
 from ui.presenters.session import Session
 from ui.views.common import read_only_table
@@ -144,6 +144,7 @@ class NewAccountDialog(QDialog):
         layout.addWidget(note)
         layout.addWidget(buttons)
         self.number.setFocus()
+        focus.install(self)
 
     def accept(self) -> None:
         try:
@@ -157,11 +158,10 @@ class NewAccountDialog(QDialog):
                 self.kind.currentData(),
             )
         except ValidationError as e:
-            # The message names the field and the account that has the number already.
-            dialogs.warn(self, "New GL account", str(e))
+            # The message names the field (in words) and the account that has the number.
             field = self.name if e.field == "account name" else self.number
-            field.setFocus()
-            field.selectAll()
+            dialogs.warn(self, "New GL account", focus.in_words(e, focus.field_label(self, field)))
+            focus.focus_field(field)
             return
         except DeskError as e:
             dialogs.warn(self, "New GL account", str(e))

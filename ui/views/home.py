@@ -39,6 +39,7 @@ class _Tree(QTreeWidget):
 class HomeView(QWidget):
     open_permit = Signal(int)
     open_section = Signal(str)
+    open_place = Signal(str, str)  # a section and the place in it (desk.domain.attention)
 
     def __init__(
         self, database: Database, session: Session, clock: Clock, parent: QWidget | None = None
@@ -121,6 +122,8 @@ class HomeView(QWidget):
         if isinstance(data, Item):
             if data.permit_id is not None:
                 self.open_permit.emit(data.permit_id)
+            elif data.section and data.place:
+                self.open_place.emit(data.section, data.place)
             elif data.section:
                 self.open_section.emit(data.section)
         elif isinstance(data, Group):

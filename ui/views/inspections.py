@@ -473,7 +473,8 @@ class InspectionsView(QWidget):
         done = actions.exec_dialog(dialog)
         if done and dialog.request is not None:
             self.load()
-            dialogs.inform(self, "Inspection requested", dialog.confirmation())
+            if not dialogs.tell(self, dialog.confirmation()):
+                dialogs.inform(self, "Inspection requested", dialog.confirmation())
             self.schedule(dialog.request.inspection_id, dialog.permit_id, dialog.request.type_label)
         return dialog if done else None
 

@@ -22,7 +22,14 @@ from PySide6.QtCore import (
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QAction, QCloseEvent, QFocusEvent, QKeyEvent, QKeySequence
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QFocusEvent,
+    QKeyEvent,
+    QKeySequence,
+    QResizeEvent,
+)
 from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
@@ -55,11 +62,13 @@ from desk.services import fees, permits
 from desk.services.intake import LEVELS
 from desk.services.parcels.owner import owner_as_party
 from ui import dialogs
+from ui.geometry import fit_window
 from ui.models.fee_quote import BreakdownTableModel, CalculatorLinesModel
 from ui.presenters.fee_calculator import FIELD_KEYS, InputField, fields_for
 from ui.presenters.intake import (
     ACRES,
     ACRES_NOTE,
+    APPLIED_ON,
     AREA_KEYS,
     CONSTRUCTION_TYPE,
     CONSTRUCTION_TYPES,
@@ -93,6 +102,8 @@ from ui.views.intake_dialogs import HouseNumberDialog, NewParcelDialog, NewParty
 TITLE = "New application"
 UPDATE_DELAY_MS = 150
 DEFAULT_SIZE = (1240, 860)
+# Narrower than this, the fees panel goes under the form.
+FEES_BESIDE_FORM = 1160
 _MONEY_SAMPLE = "$99,999.00"
 
 
@@ -240,7 +251,7 @@ class IntakeWindow(QWidget):
         self.save_action.triggered.connect(self.save)
         self.addAction(self.close_action)
         self.addAction(self.save_action)
-        self.resize(*DEFAULT_SIZE)
+        fit_window(self, "new_application", DEFAULT_SIZE)
         self._kind_changed()
         self.presenter.dirty = False
 
@@ -310,11 +321,13 @@ class IntakeWindow(QWidget):
             self.kind_combo.addItem(p.kind_text(kind), kind.code)
         self.kind_combo.currentIndexChanged.connect(lambda _i: self._kind_changed())
         add("&Kind", self.kind_combo, "kind")
-        self.applied_edit = date_edit(body, "appliedOn")
+        self.applied_edit = date_edit(body, "appliedOn", today=self.clock.today)
         self.applied_edit.setDate(to_qdate(p.applied_on))
         self.applied_edit.setAccessibleName("Application date")
         self.applied_edit.dateChanged.connect(self._date_changed)
+        self.applied_edit.invalidEntered.connect(lambda m: self._set_error(APPLIED_ON, m))
         add("Application &date", self.applied_edit)
+        form.addWidget(self._error(APPLIED_ON), next(row), 1, 1, 2)
 
         # The site.
         form.addWidget(_Title("Site", body), next(row), 0, 1, 3)
@@ -376,11 +389,12 @@ class IntakeWindow(QWidget):
         add("Desc&ription", self._line(DESCRIPTION, "Description of the work"), DESCRIPTION)
         valuation = self._line(VALUATION, "Valuation", "$")
         add("&Valuation", valuation, VALUATION)
+        self.valuation_note: QLabel | None = None
         if valuation_note_for(p.municipality_key):
-            valuation_note = QLabel(valuation_note_for(p.municipality_key), body)
-            valuation_note.setObjectName("noteText")
-            form.addWidget(valuation_note, next(row), 1, 1, 2)
-            self.rows[VALUATION].append(valuation_note)
+            self.valuation_note = QLabel(valuation_note_for(p.municipality_key), body)
+            self.valuation_note.setObjectName("noteText")
+            form.addWidget(self.valuation_note, next(row), 1, 1, 2)
+            self.rows[VALUATION].append(self.valuation_note)
 
         areas = QWidget(body)
         areas_grid = QGridLayout(areas)
@@ -612,6 +626,7 @@ class IntakeWindow(QWidget):
         fees_layout.addWidget(self.lines_table, 1)
 
         splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.splitter = splitter
         splitter.addWidget(self.form_scroll)
         splitter.addWidget(fees_panel)
         # Half and half: the fee table's amount columns need ~400 px besides the description.
@@ -708,6 +723,7 @@ class IntakeWindow(QWidget):
 
     def _date_changed(self) -> None:
         self.presenter.set_applied_on(from_qdate(self.applied_edit.date()))
+        self._clear_error(APPLIED_ON)
         self._refresh_parties()
         self.schedule_update()
 
@@ -750,6 +766,9 @@ class IntakeWindow(QWidget):
             if not shown and key in self.errors:
                 self.errors[key].setVisible(False)
         self.fee_amount_label_widget.setText(p.fee_amount_label)
+        if self.valuation_note is not None:  # a trade permit's valuation is its trade's cost
+            trade = p.kind.trade if p.kind is not None else "building"
+            self.valuation_note.setText(valuation_note_for(p.municipality_key, trade))
         self.edits[FEE_AMOUNT].setAccessibleName(p.fee_amount_label)
         self.sbd_box.setVisible(self.sbd_toggle.isChecked() and p.shows("sbd"))
         selected = self.occupancy_combo.currentData()
@@ -1076,6 +1095,7 @@ class IntakeWindow(QWidget):
     def _focus_target(self, key: str) -> QWidget | None:
         targets: dict[str, Callable[[], QWidget]] = {
             "kind": lambda: self.kind_combo,
+            APPLIED_ON: lambda: self.applied_edit,
             PARCEL: lambda: self.parcel_edit,
             "areas": lambda: self.edits[AREA_KEYS[2]],
             OCCUPANCY: lambda: self.occupancy_combo,
@@ -1103,11 +1123,21 @@ class IntakeWindow(QWidget):
         for label in self.errors.values():
             label.setVisible(False)
         self.general_error.setVisible(False)
+        if self.applied_edit.error():  # typed text that is not a date: said, never saved
+            self.show_error(ValidationError(APPLIED_ON, self.applied_edit.error()))
+            return None
         try:
             application = p.application()
         except ValidationError as e:
-            self.show_error(e)
-            return None
+            if e.field != APPLIED_ON or not dialogs.ask(self, TITLE, p.date_question()):
+                self.show_error(e)
+                return None
+            p.confirm_date()  # an unusual date, confirmed: asked once per date
+            try:
+                application = p.application()
+            except ValidationError as again:
+                self.show_error(again)
+                return None
         request = p.request()
         actor = self.session.actor
         try:
@@ -1134,6 +1164,15 @@ class IntakeWindow(QWidget):
         self.saved.emit(permit_id)
         self.close()
         return permit_id
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """The fees beside the form when both fit (the fee table needs ~550 px), else under
+        it: on a 1024-pixel screen the form scrolls down, never sideways."""
+        super().resizeEvent(event)
+        across = event.size().width() >= FEES_BESIDE_FORM
+        wanted = Qt.Orientation.Horizontal if across else Qt.Orientation.Vertical
+        if self.splitter.orientation() != wanted:
+            self.splitter.setOrientation(wanted)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.presenter.dirty and not dialogs.ask(

@@ -22,14 +22,15 @@ from db.database import Database
 from desk.clock import Clock
 from desk.domain.enums import CredentialKind, PartyKind
 from desk.domain.model import Actor, Credential, Parcel, Party
-from desk.errors import DeskError, DuplicateRecord
+from desk.errors import DeskError, DuplicateRecord, ValidationError
 from desk.services import intake, permits
-from ui import dialogs
+from ui import dialogs, focus
 from ui.views.common import date_edit, from_qdate, to_qdate
 
 
 class _ServiceDialog(QDialog):
-    """A form over one service call: OK runs it; its error shows under the form."""
+    """A form over one service call: OK runs it; its error shows under the form, naming the
+    field in words, with the cursor in it. Opens in its first field (ui.focus)."""
 
     def __init__(self, title: str, parent: QWidget | None) -> None:
         super().__init__(parent)
@@ -48,6 +49,7 @@ class _ServiceDialog(QDialog):
         layout.addLayout(self.form)
         layout.addWidget(self.error_label)
         layout.addWidget(self.buttons)
+        focus.install(self)
 
     def line(self, label: str, name: str, placeholder: str = "") -> QLineEdit:
         edit = QLineEdit(self)
@@ -65,8 +67,7 @@ class _ServiceDialog(QDialog):
         try:
             self.run()
         except DeskError as e:
-            self.error_label.setText(str(e))
-            self.error_label.setVisible(True)
+            focus.show_error(self, self.error_label, e)
             return
         self.accept()
 
@@ -93,9 +94,7 @@ class NewParcelDialog(_ServiceDialog):
         self.unit = self.line("&Unit", "newParcelUnit")
         self.city = self.line("&City", "newParcelCity")
         self.zip = self.line("&ZIP", "newParcelZip")
-        # The buttons were made first, so the dialog opened with the focus on OK. The PIN
-        # first; Tab goes down the form, then to OK.
-        self.pin.setFocus()
+        # The buttons were made first: Tab goes down the form, then to OK.
         QWidget.setTabOrder(self.zip, self.buttons)
 
     def run(self) -> None:
@@ -163,8 +162,8 @@ class NewPartyDialog(_ServiceDialog):
         self.credential_expires.setDate(to_qdate(clock.today()).addYears(1))
         self.credential_expires.setMinimumDate(QDate(1990, 1, 1))
         self.form.addRow("E&xpires", self.credential_expires)
-        # The buttons were made first: the dialog opened on OK. The name first; Tab goes down
-        # the form, then to OK.
+        # The buttons were made first: Tab goes down the form, then to OK. The cursor starts in
+        # the name (the organization box above it is a check, not a field to type in).
         self.name.setFocus()
         QWidget.setTabOrder(self.credential_expires, self.buttons)
 
@@ -174,8 +173,7 @@ class NewPartyDialog(_ServiceDialog):
         first, _, last = name.rpartition(" ") if person else ("", "", "")
         kind = self.credential_kind.currentData()
         if kind is not None and not self.credential_number.text().strip():
-            self.credential_number.setFocus()
-            raise DeskError("licence number: enter the licence or registration number")
+            raise ValidationError("licence number", "enter the licence or registration number")
         uow = self.database.uow()
         self.party_id = permits.add_party(
             uow,

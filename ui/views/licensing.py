@@ -291,7 +291,7 @@ class CondemnationDialog(ActionDialog):
         for n, g in enumerate(Ground):
             box = QCheckBox(f"{g.code} {g.short}", self)
             box.setObjectName(f"ground{g.value}")
-            box.setToolTip(f"{g.section}: one which is {g.words}")
+            box.setToolTip(f"{g.code}: one which is {g.words}")
             self.grounds[g] = box
             self.add_field("&Grounds:" if n == 0 else "", box, *(("grounds",) if n == 0 else ()))
         self.reasons = _text_box(self, "condemnationReasons", "the defects found", 3)

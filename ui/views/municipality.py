@@ -28,7 +28,9 @@ from PySide6.QtWidgets import (
 from db.changes import Change
 from db.database import Database
 from desk.clock import Clock
+from desk.domain.backups import LABELS as BACKUP_LABELS
 from desk.domain.municipality import LABELS, MAX_IMAGE_BYTES, ImageKind
+from desk.domain.ordinances import SettingGroup, provides
 from desk.enforcement.licences import FEE_LABEL
 from desk.errors import DeskError
 from desk.services.setup import COUNTIES
@@ -43,6 +45,7 @@ from ui.presenters.municipality import (
     IMAGE_NOTE,
     PERIOD_PREFIX,
     PERIODS_HELP,
+    REFUND_ORDER_ROLES,
     REPRINT_NOTE,
     TEXT_FIELDS,
     MunicipalityPresenter,
@@ -58,10 +61,28 @@ IMAGE_LABELS = {"signature": "Inspector's signature", "logo": "Logo"}
 IMAGE_FILTER = "Images (*.png *.jpg *.jpeg);;All files (*)"
 # Hudson 140-10A: the Council sets the rooming-house licence fee; none is shipped.
 FEE_KEY = "rooming_licence_fee"
-OWN_LABELS = {FEE_KEY: FEE_LABEL}
+OWN_LABELS = {FEE_KEY: FEE_LABEL, **BACKUP_LABELS}
 OWN_HELP = {
     FEE_KEY: "Charged when the City Clerk issues a rooming-house licence (Hudson 140-10A); set "
     "by the Council. Empty: not set, and no licence can be issued; 0.00: no fee.",
+}
+
+
+# The Settings rows of each group of desk.domain.ordinances, shown when an ordinance gives it.
+SETTING_GROUP_FIELDS = {
+    SettingGroup.PERMIT_FEES: (
+        "fees_due_section",  # 15.1.21
+        "no_refund_once_issued",
+        "plumbing_clerical",  # 15.1.42
+        "withdrawn_refund",
+        "denied_refund",
+        "admin_cost_account",  # the 40% of 15.1.21
+        "refund_order_role",  # 15.1.43
+        "fee_schedule_date",
+        "c404_high_value",
+    ),
+    SettingGroup.VACATE: ("vacate_days",),  # Hudson 140-11C
+    SettingGroup.ROOMING_FEE: (FEE_KEY,),  # Hudson 140-10A
 }
 
 
@@ -105,6 +126,11 @@ class MunicipalityView(QWidget):
         left.addRow(self._gap())
         left.addRow(section_title("Logo"))
         left.addRow(self._label("logo"), self._image_row("logo"))
+        left.addRow(self._gap())
+        left.addRow(section_title("Backups"))
+        self._backup_folder_row(left)
+        self._line(left, "backup_keep", "14")
+        self._line(left, "backup_overdue_days", "days")
 
         right = self._form()
         # What the municipality is and enforces; its permit kinds are set up with it.
@@ -128,6 +154,7 @@ class MunicipalityView(QWidget):
         self._line(right, "denied_refund", "full, none or less N")
         self._line(right, "nsf_charge", "0.00")
         self._line(right, "admin_cost_account", "empty, or e.g. 100-44390")
+        self._combo(right, "refund_order_role", [(t, v) for v, t in REFUND_ORDER_ROLES])
         self._line(right, "vacate_days", "days")
         combo = QComboBox(self)
         combo.setObjectName("fee_schedule_date")
@@ -143,6 +170,7 @@ class MunicipalityView(QWidget):
         self._line(right, "c404_high_value", "whole dollars")
         self._line(right, FEE_KEY, "empty: not set by the Council")
         self._flag(right, "office_open_saturdays", "Saturday office hours")
+        self._line(right, "idle_lock_minutes", "minutes; 0: never")
         # The office's own periods of review and appeal (Ch. 512: Wis. Stat. ch. 68), built
         # on load for the code the municipality enforces; none for Hudson 140-3.
         self.right_form = right
@@ -391,12 +419,27 @@ class MunicipalityView(QWidget):
             self.permits_label.setText(p.permits_text)
         finally:
             self._filling = False
+        self._show_groups_provided()
         for kind in ("logo", "signature"):
             self._show_image(kind)
         self.error_label.setText(p.error)
         self.error_label.setVisible(bool(p.error))
         self.status_label.setText(" ".join(x for x in (p.message, p.version_text) if x))
         self._update_buttons()
+
+    def _show_groups_provided(self) -> None:
+        """Only the settings of the municipality's own ordinances: Glendale's screen has no
+        vacate period or rooming-house fee (Hudson ch. 140), Hudson's no permit fee rules."""
+        s = self.presenter.settings
+        if s is None:
+            return
+        shown = provides(s.ordinance, {"housing_code": s.housing_code})
+        for group, keys in SETTING_GROUP_FIELDS.items():
+            for key in keys:
+                widget = self.fields.get(key)
+                box = widget.parentWidget() if widget is not None else None  # _with_help's
+                if box is not None:
+                    self.right_form.setRowVisible(box, shown.shows(group))
 
     def _show_image(self, kind: str) -> None:
         content = self.presenter.shown_image(kind)
@@ -473,6 +516,37 @@ class MunicipalityView(QWidget):
             self._focus_error()
             return
         self._fill()
+
+    def _backup_folder_row(self, form: QFormLayout) -> None:
+        """The backup folder, typed or chosen (a second disk or a share)."""
+        edit = QLineEdit(self)
+        edit.setObjectName("backup_folder")
+        edit.setPlaceholderText("a second disk or a share")
+        edit.textEdited.connect(lambda text: self._edited("backup_folder", text))
+        self.fields["backup_folder"] = edit
+        choose = QPushButton("Choose…", self)
+        choose.setObjectName("chooseBackupFolder")
+        choose.clicked.connect(self.choose_backup_folder)
+        box = QWidget(self)
+        column = QVBoxLayout(box)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(2)
+        line = QHBoxLayout()
+        line.addWidget(edit, 1)
+        line.addWidget(choose)
+        column.addLayout(line)
+        hint = note_label(box)
+        hint.setText(HELP["backup_folder"])
+        column.addWidget(hint)
+        form.addRow(self._label("backup_folder", edit), box)
+
+    def choose_backup_folder(self) -> None:
+        edit = self.fields["backup_folder"]
+        assert isinstance(edit, QLineEdit)
+        folder = dialogs.choose_folder(self, "Choose the backup folder", edit.text())
+        if folder:
+            edit.setText(str(Path(folder)))
+            self._edited("backup_folder", edit.text())
 
     def remove_image(self, kind: str) -> None:
         self.presenter.remove_image(kind)

@@ -25,7 +25,8 @@ from desk.clock import Clock
 from desk.errors import DeskError, ValidationError
 from desk.fees.model import ScheduleVersion
 from desk.services import fees
-from ui import dialogs, settings
+from ui import dialogs, focus
+from ui.geometry import fit_window
 from ui.models.fee_schedules import FeeItemsTableModel
 from ui.presenters.fee_schedules import (
     DATE_FIELD,
@@ -138,11 +139,9 @@ class NewFeeVersionDialog(QDialog):
         layout.addWidget(self.table, 1)
         layout.addWidget(self.table_error)
         layout.addWidget(buttons)
-        self.resize(1180, 720)
-        geometry = settings.read_bytes(settings.NEW_FEE_VERSION_GEOMETRY)
-        if remember_geometry and geometry is not None:
-            self.restoreGeometry(geometry)
+        fit_window(self, "new_fee_version", (1180, 720), keep=remember_geometry)
         self.label_edit.setFocus()
+        focus.install(self)
 
     # --- state ---------------------------------------------------------------------------------
 
@@ -189,7 +188,7 @@ class NewFeeVersionDialog(QDialog):
                 self._show(self.date_error, field_message(e))
                 self.date_edit.setFocus()
             else:
-                self._show(self.table_error, str(e))
+                self._show(self.table_error, focus.in_words(e))
             return None
         except DeskError as e:  # not allowed, or the database refused
             self._show(self.table_error, str(e))
@@ -206,6 +205,4 @@ class NewFeeVersionDialog(QDialog):
         super().reject()
 
     def done(self, result: int) -> None:
-        if self.remember_geometry:
-            settings.write(settings.NEW_FEE_VERSION_GEOMETRY, self.saveGeometry())
         super().done(result)

@@ -27,6 +27,7 @@ from desk.clock import Clock
 from desk.domain.model import Actor
 from desk.services import setup
 from desk.services.uow import UnitOfWork
+from ui import focus
 from ui.presenters.new_municipality import (
     KIND_CHOICES,
     LABELS,
@@ -148,6 +149,7 @@ class NewMunicipalityDialog(QDialog):
         self.setMinimumWidth(940)
         self._fill()
         self.fields["name"].setFocus(Qt.FocusReason.OtherFocusReason)
+        focus.install(self)
 
     # --- building ------------------------------------------------------------------------
 

@@ -52,7 +52,8 @@ from desk.domain.permissions import Permission, allowed
 from desk.errors import ValidationError
 from desk.housing.occupancy import CODES, Use, fmt
 from desk.services.enforcement.occupancy import AttachResult, attach_occupancy, code_name
-from ui import dialogs, exports, settings
+from ui import dialogs, exports
+from ui.geometry import fit_window
 from ui.permit import actions
 from ui.permit.actions import ActionDialog
 from ui.permit.base import PermitContext
@@ -79,7 +80,6 @@ from ui.views.common import date_edit, from_qdate
 
 TITLE = "Occupancy calculator"
 SUBFOLDER = "Occupancy calculations"  # <document folder>/<year>/Occupancy calculations
-GEOMETRY = "occupancy_calculator/geometry"
 DEFAULT_SIZE = (1100, 720)
 _Index = QModelIndex | QPersistentModelIndex
 _RIGHT = {"floor_area", "low_area", "low_height", "window_area", "openable_area"}
@@ -391,11 +391,7 @@ class OccupancyWindow(QWidget):
             self.print_now
         )
         QShortcut(QKeySequence(QKeySequence.StandardKey.Close), self).activated.connect(self.close)
-        self.resize(*DEFAULT_SIZE)
-        if remember_geometry:
-            geometry = settings.read_bytes(GEOMETRY)
-            if geometry is not None:
-                self.restoreGeometry(geometry)
+        fit_window(self, "occupancy_calculator", DEFAULT_SIZE, keep=remember_geometry)
         self.add_room(focus=False)
         self.show_result()
 
@@ -565,6 +561,9 @@ class OccupancyWindow(QWidget):
         )
         note.setObjectName("noteText")
         note.setWordWrap(True)
+        # Ch. 512's own cases: only under that code (Hudson's screens cite no Ch. 512).
+        self.ch512_note = note
+        note.setVisible(self.presenter.code == "ch-512")
         self.print_button = QPushButton("&Print…", self)
         self.print_button.setObjectName("printOccupancy")
         self.print_button.setToolTip("Print the rooms and the result on one page (Ctrl+P)")
@@ -676,6 +675,7 @@ class OccupancyWindow(QWidget):
         key = self.code_combo.currentData()
         if isinstance(key, str):
             self.presenter.set_code(key)
+            self.ch512_note.setVisible(key == "ch-512")
             self.show_result()
 
     def _stated_changed(self, _text: str) -> None:
@@ -794,8 +794,6 @@ class OccupancyWindow(QWidget):
         )
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        if self.remember_geometry:
-            settings.write(GEOMETRY, self.saveGeometry())
         self.closed.emit()
         super().closeEvent(event)
 

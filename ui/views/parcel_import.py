@@ -38,6 +38,7 @@ from desk.services.parcels import imports as parcel_imports
 from desk.services.parcels.imports import Imported
 from reports.parcel_import_report import write_dry_run
 from ui import dialogs, exports
+from ui.geometry import fit_window
 from ui.models.base import Index
 from ui.presenters import parcel_import as p
 from ui.presenters.registers import Line
@@ -146,7 +147,7 @@ class ParcelImportDialog(ImportWorkDialog):
         layout.addWidget(self.outcome)
         layout.addWidget(self.work_row)
         layout.addLayout(buttons)
-        self.resize(1180, 680)  # within 1366x768 with the taskbar and the title bar
+        fit_window(self, "parcel_import", (1180, 680))
         self._show_step(p.FILE)
 
     # --- pages ------------------------------------------------------------------------------

@@ -6,13 +6,11 @@ It only shows and reads a PermitFilter; the list filters in SQL (PermitListPrese
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import date
 
-from PySide6.QtCore import QDate, QEvent, QObject, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDateEdit,
     QHBoxLayout,
     QLabel,
     QPushButton,
@@ -23,42 +21,18 @@ from PySide6.QtWidgets import (
 from desk.domain.enums import PermitStatus
 from desk.domain.kinds import kinds_for
 from desk.domain.permit_filter import APPLICATION_STATUSES, NO_FILTER, PermitFilter
-from ui.views.common import from_qdate, to_qdate
+from ui.date_field import DateField
 
-ANY = "any"
-# The date a "from/to" edit holds when it filters nothing: shown as "any".
-NO_DATE = QDate(1900, 1, 1)
 APPLICATIONS_LABEL = "Applications (not issued)"
-DATE_FORMAT = "MM/dd/yyyy"  # as ui.views.common.date_edit: the office's way
 
 
-class OptionalDateEdit(QDateEdit):
-    """A date or nothing ("any"); its calendar opens on this month rather than in 1900."""
+class OptionalDateEdit(DateField):
+    """A date or nothing: left empty (or "any") it filters nothing; its calendar opens on
+    this month."""
 
     def __init__(self, parent: QWidget, name: str, tooltip: str) -> None:
-        super().__init__(parent)
-        self.setObjectName(name)
-        self.setCalendarPopup(True)
-        self.setDisplayFormat(DATE_FORMAT)
-        self.setMinimumDate(NO_DATE)
-        self.setSpecialValueText(ANY)
-        self.setDate(NO_DATE)
-        self.setToolTip(tooltip)
+        super().__init__(parent, name, optional=True, label=tooltip)
         self.setAccessibleName(tooltip)
-        self.calendarWidget().installEventFilter(self)
-
-    def value(self) -> date | None:
-        return None if self.date() == NO_DATE else from_qdate(self.date())
-
-    def set_value(self, day: date | None) -> None:
-        self.setDate(NO_DATE if day is None else to_qdate(day))
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        opening = watched is self.calendarWidget() and event.type() == QEvent.Type.Show
-        if opening and self.date() == NO_DATE:
-            today = QDate.currentDate()
-            self.calendarWidget().setCurrentPage(today.year(), today.month())
-        return super().eventFilter(watched, event)
 
 
 class PermitFilterBar(QWidget):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+from datetime import date
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QFontMetrics, QKeyEvent
@@ -16,12 +17,16 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QStackedWidget,
+    QStyle,
+    QStyleOptionFrame,
     QTableView,
     QVBoxLayout,
     QWidget,
 )
 
+from desk.dates import short_date
 from desk.domain.permit_filter import SavedSearch
+from reports.list_report import ListColumn, ListReport
 from ui import dialogs, settings
 from ui.models.permits import PermitTableModel
 from ui.presenters.permit_list import SEARCH_PLACEHOLDER, PermitListPresenter
@@ -40,8 +45,18 @@ _SAMPLES = {
     "valuation": "$9,999,999.00",
 }
 _WEIGHTS = {"kind": 7, "address": 6, "owner": 4, "contractor": 4}
-_MIN_TEXT_WIDTH_CHARS = 10  # below this the table scrolls sideways
+_MIN_TEXT_WIDTH_CHARS = 10  # what a text column gets while there is room
+# The search box's instruction where the whole one does not fit (a 1024-pixel screen).
+SHORT_SEARCH_PLACEHOLDER = "Number, address, parcel, owner or contractor"
+_CLEAR_BUTTON = 24  # the search box's clear button, inside its text area
 _CELL_PADDING = 22  # the stylesheet's item padding and some air
+_TIGHT_PADDING = 19  # the stylesheet's item padding and Qt's text margin, no air
+# On a narrow screen a valuation of a million dollars or more is elided, not the table scrolled.
+_TIGHT_SAMPLES = {"valuation": "$999,999.00"}
+
+
+def _tight_sample(key: str) -> str:
+    return _TIGHT_SAMPLES.get(key, _SAMPLES[key])
 
 
 def ask_name(parent: QWidget, title: str, label: str, text: str = "") -> str | None:
@@ -371,6 +386,66 @@ class PermitsView(QWidget):
         self.count_label.style().unpolish(self.count_label)
         self.count_label.style().polish(self.count_label)
 
+    # --- printing -----------------------------------------------------------------------
+
+    def list_printout(self, today: date) -> ListReport:
+        """Ctrl+P: every permit the search and filters match (all pages, in the list's order),
+        the filter in words (ui.list_print prints it)."""
+        if self.search_pending:
+            self.apply_search()
+        p = self.presenter
+        rows = []
+        for i in range(p.count):
+            row = p.row(i)
+            if row is not None:
+                rows.append([p.cell_text(row, c.key) for c in p.columns])
+        return ListReport(
+            title="Permits",
+            filter_words=self.filter_words(),
+            printed_on=today,
+            noun="permit",
+            columns=[ListColumn(c.title, "RIGHT" if c.numeric else "LEFT") for c in p.columns],
+            rows=rows,
+        )
+
+    def filter_words(self) -> str:
+        """The search, the filter bar's choices and the order, as a clerk would say them."""
+        bar, p = self.filter_bar, self.presenter
+        words: list[str] = []
+        if self.current_saved:
+            words.append(f"saved search “{self.current_saved}”")
+        text = " ".join(p.search_text.split())
+        if text:
+            close = ", ".join(f"“{w}”" for w in p.close_matches)
+            words.append(f"search “{text}”" + (f" (close matches: {close})" if close else ""))
+        f = bar.filter()
+        if f.statuses:
+            words.append(f"status {bar.status_combo.currentText()}")
+        if f.kind:
+            words.append(f"kind {bar.kind_combo.currentText()}")
+        if f.inspector_id is not None:
+            words.append(f"inspector {bar.inspector_combo.currentText()}")
+        for what, low, high in (
+            ("applied", f.applied_from, f.applied_to),
+            ("issued", f.issued_from, f.issued_to),
+        ):
+            if low and high:
+                words.append(f"{what} {short_date(low)} to {short_date(high)}")
+            elif low:
+                words.append(f"{what} on or after {short_date(low)}")
+            elif high:
+                words.append(f"{what} on or before {short_date(high)}")
+        if f.open_only:
+            words.append("open permits only")
+        if f.entered_by_me:
+            words.append("entered by me")
+        if f.lapsing_days is not None:
+            words.append(f"lapsing within {f.lapsing_days} days")
+        said = "; ".join(words) if words else "all permits"
+        title = p.columns[p.column_index(p.sort_key)].title
+        order = "descending" if p.descending else "ascending"
+        return f"{said[0].upper()}{said[1:]}. Sorted by {title.lower()}, {order}."
+
     # --- opening ------------------------------------------------------------------------
 
     def _open_row(self, row: int) -> None:
@@ -384,6 +459,8 @@ class PermitsView(QWidget):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """In the search box, Down moves to the table; Enter opens the only match, or moves."""
+        if watched is self.search_box and event.type() == QEvent.Type.Resize:
+            self._fit_placeholder()
         if watched is self.search_box and event.type() == QEvent.Type.KeyPress:
             assert isinstance(event, QKeyEvent)
             key = event.key()
@@ -400,6 +477,16 @@ class PermitsView(QWidget):
                     self.table.selectRow(0)
                 return True
         return super().eventFilter(watched, event)
+
+    def _fit_placeholder(self) -> None:
+        """The whole instruction when it fits in the box, else the short one: never cut."""
+        box = self.search_box
+        option = QStyleOptionFrame()
+        box.initStyleOption(option)
+        inside = box.style().subElementRect(QStyle.SubElement.SE_LineEditContents, option, box)
+        room = inside.width() - 4 - _CLEAR_BUTTON
+        fits = box.fontMetrics().horizontalAdvance(SEARCH_PLACEHOLDER) <= room
+        box.setPlaceholderText(SEARCH_PLACEHOLDER if fits else SHORT_SEARCH_PLACEHOLDER)
 
     # --- columns ------------------------------------------------------------------------
 
@@ -428,6 +515,37 @@ class PermitsView(QWidget):
             )
             for i in weights
         }
+        short = sum(minimum.values()) - available
+        if short > 0:
+            # A narrow screen: the text columns give up room down to their headings' width
+            # (their values are elided) rather than the table scrolling sideways.
+            floor = {i: self._heading_width(i) for i in weights}
+            slack = sum(minimum[i] - floor[i] for i in weights)
+            if slack > 0:
+                take = min(short, slack)
+                minimum = {
+                    i: minimum[i] - -(-(minimum[i] - floor[i]) * take // slack) for i in weights
+                }
+                short -= take
+            # Still short: the fixed columns give up some of their air, each in proportion,
+            # never below their widest value or their heading.
+            air = {
+                i: max(
+                    0,
+                    fixed[i]
+                    - max(
+                        self._heading_width(i),
+                        metrics.horizontalAdvance(_tight_sample(self.presenter.columns[i].key))
+                        + _TIGHT_PADDING,
+                    ),
+                )
+                for i in fixed
+            }
+            total_air = sum(air.values())
+            if short > 0 and total_air > 0:
+                take = min(short, total_air)
+                for i in fixed:
+                    fixed[i] -= -(-air[i] * take // total_air)
         # Each text column gets its minimum, then a share of what is left by its weight.
         spare = max(0, available - sum(minimum.values()))
         total_weight = sum(weights.values()) or 1
@@ -439,6 +557,17 @@ class PermitsView(QWidget):
                 header.resizeSection(i, minimum[i] + spare * weight // total_weight)
         finally:
             self._fitting = False
+
+    def _heading_width(self, column: int) -> int:
+        """The width a column's heading needs: its title, and the sort arrow when sorted."""
+        header = self.table.horizontalHeader()
+        bold = self.table.font()
+        bold.setBold(True)
+        title = QFontMetrics(bold).horizontalAdvance(self.presenter.columns[column].title)
+        need = title + _CELL_PADDING
+        if header.sortIndicatorSection() == column:
+            need = max(need, header.sectionSizeFromContents(column).width())
+        return need
 
     def _section_resized(self, _index: int, _old: int, _new: int) -> None:
         if not self._fitting and self.table.isVisible() and self._user_resizing():

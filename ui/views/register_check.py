@@ -25,6 +25,7 @@ from db.database import Database
 from desk.domain.enums import Role
 from desk.domain.model import Actor
 from ui.anchors import anchors_path
+from ui.geometry import fit_window
 from ui.workers import Progress, Worker, start
 
 TITLE = "Check the register"
@@ -98,7 +99,7 @@ class RegisterCheckDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(TITLE)
         self.setObjectName("registerCheck")
-        self.resize(720, 460)
+        fit_window(self, "register_check", (720, 460))
         self.database = database
         self.anchors_file = anchors_path()
         self.outcome: RegisterCheck | None = None
@@ -180,13 +181,15 @@ class RegisterCheckDialog(QDialog):
 
     def print_result(self) -> bool:
         """Through the system's print dialog (ui.pdf.choose_printer, which tests patch)."""
-        from PySide6.QtPrintSupport import QPrinter
+        from ui import dialogs
+        from ui.pdf import NO_PRINTER, NoPrinter, choose_printer, letter_printer
 
-        from ui.pdf import choose_printer
-
-        printer = QPrinter(QPrinter.PrinterMode.HighResolution)
-        printer.setDocName(TITLE)
-        if not choose_printer(self, printer, 1):
+        printer = letter_printer(TITLE)
+        try:
+            if not choose_printer(self, printer, 1):
+                return False
+        except NoPrinter:
+            dialogs.inform(self, TITLE, f"{NO_PRINTER}; copy the result instead (Copy).")
             return False
         self.output.document().print_(printer)
         return True

@@ -43,7 +43,7 @@ from db.database import Database
 from desk.clock import Clock
 from desk.domain.kinds import kinds_for
 from desk.errors import DeskError, ValidationError
-from ui import dialogs
+from ui import dialogs, focus
 from ui.presenters.reports import (
     FIRST_YEAR,
     Cancelled,
@@ -535,7 +535,7 @@ class ReportsView(QWidget):
                     dialog.reference.text(),
                 )
             except DeskError as e:
-                dialog.show_error(str(e))
+                dialog.show_error(e)
                 continue
             if self.presenter.output is not None:
                 self.make_now()
@@ -574,7 +574,8 @@ class FilingDialog(QDialog):
         layout.addLayout(form)
         layout.addWidget(self.error)
         layout.addWidget(buttons)
+        focus.install(self)
 
-    def show_error(self, text: str) -> None:
-        self.error.setText(text)
-        self.error.show()
+    def show_error(self, error: DeskError) -> None:
+        """Said once under the form, the field named in words; the cursor goes to it."""
+        focus.show_error(self, self.error, error)

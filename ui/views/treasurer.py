@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
+    QSizePolicy,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -37,11 +38,13 @@ from PySide6.QtWidgets import (
 
 from db.database import Database
 from desk.clock import Clock
+from desk.domain.attention import CLOSE_PLACE
 from desk.domain.cashiering import DRAWER_METHODS, PaymentMethod, RefundGround
+from desk.domain.enums import Role
 from desk.domain.permissions import Permission, allowed
 from desk.errors import DeskError, ValidationError
 from desk.money import format_money
-from ui import dialogs
+from ui import dialogs, focus
 from ui.anchors import file_anchor, record_anchor, take_anchor
 from ui.exports import REPORTS, XLSX, filed_path, save_path, write_and_open, write_and_print
 from ui.presenters.formatting import format_date
@@ -61,7 +64,7 @@ from ui.presenters.treasurer import (
     TurnoversPresenter,
 )
 from ui.views.cashier import CellsModel, _table, scrolled_body
-from ui.views.common import date_edit, from_qdate, section_title, to_qdate
+from ui.views.common import date_edit, enable, from_qdate, section_title, to_qdate
 
 SECTION_TITLE = "Treasurer"
 PAGES = ("close", "turnovers", "reconciliation", "refunds", "returned")
@@ -89,11 +92,16 @@ def _bold(label: QLabel) -> QLabel:
     return label
 
 
+def _not_allowed(actor: Any, permission: Permission) -> str | None:
+    """Why the signed-in user may not take the action at all (None when they may)."""
+    if allowed(actor, permission):
+        return None
+    roles = ", ".join(sorted(r.value for r in actor.roles)) or "none"
+    return f"Only a user allowed to {permission.value} can do this; your roles: {roles}."
+
+
 def _gate(button: QPushButton, actor: Any, permission: Permission) -> None:
-    ok = allowed(actor, permission)
-    button.setEnabled(ok)
-    if not ok:
-        button.setToolTip(f"Only a user allowed to {permission.value} can do this.")
+    enable(button, _not_allowed(actor, permission))
 
 
 def _save_as(parent: QWidget, caption: str, name: str, suffix: str) -> Path | None:
@@ -156,13 +164,13 @@ class FormDialog(QDialog):
         self.action: Callable[[], str] = lambda: ""
         self.fields: dict[str, QWidget] = {}  # by name, for whoever fills the dialog in
         self.result_text = ""
+        focus.install(self)  # opens in its first field, not on OK
 
     def submit(self) -> bool:
         try:
             self.result_text = self.action()
         except DeskError as e:
-            self.error_label.setText(str(e))
-            self.error_label.setVisible(True)
+            focus.show_error(self, self.error_label, e, self.fields)
             return False
         self.accept()
         return True
@@ -345,8 +353,8 @@ class DailyClosePage(QWidget):
         self.explanation.setReadOnly(closed)
         self.state.setText(p.state)
         self.preview.setText(p.preview)
-        if allowed(self.view.session.actor, Permission.CLOSE_DRAWER):
-            self.close_button.setEnabled(not closed and p.day <= p.today)
+        actor = self.view.session.actor
+        enable(self.close_button, _not_allowed(actor, Permission.CLOSE_DRAWER) or p.close_refusal)
 
     def close_day(self) -> bool:
         p = self.presenter
@@ -369,7 +377,7 @@ class DailyClosePage(QWidget):
             return False
         self.receipts_model.reload()
         self._refresh()
-        closed = f"The drawer {p.drawer} is closed for {format_date(p.day)}."
+        closed = p.closed_message(Role.TREASURER in self.view.session.actor.roles)
         # The audit trail's head with the close, outside the database (ui/anchors.py).
         _, failed = file_anchor(self.view.database, self.view.clock)
         self.message.setText(f"{closed} {failed}" if failed else closed)
@@ -529,25 +537,35 @@ class TurnoversPage(QWidget):
             self.summary.setText("Every closed day is turned over.")
         else:
             self.summary.setText(p.summary)
-        if allowed(self.view.session.actor, Permission.DELIVER_TURNOVER):
-            self.create_button.setEnabled(bool(p.selected) or bool(p.deductions.total))
+        actor = self.view.session.actor
+        nothing = (
+            None
+            if p.selected or p.deductions.total
+            else "Choose a closed day to turn over; nothing is waiting."
+        )
+        enable(self.create_button, _not_allowed(actor, Permission.DELIVER_TURNOVER) or nothing)
 
     def refresh_acknowledge(self) -> None:
         """Acknowledge follows the chosen turnover: disabled, with the sentence saying why, when
         the signed-in user delivered it."""
-        if not allowed(self.view.session.actor, Permission.ACKNOWLEDGE_TURNOVER):
-            return  # gated already, with its own reason
+        actor = self.view.session.actor
+        gated = _not_allowed(actor, Permission.ACKNOWLEDGE_TURNOVER)
         turnover_id = self.selected_turnover()
+        enable(self.resolve_button, gated or self.presenter.resolve_reason(turnover_id))
+        if gated:
+            enable(self.ack_button, gated)
+            return
         try:
             refusal = (
                 self.presenter.acknowledge_refusal(turnover_id) if turnover_id is not None else ""
             )
+            reason = self.presenter.acknowledge_reason(turnover_id)
         except DeskError as e:
-            refusal = str(e)
+            refusal = reason = str(e)
+        # The note under the buttons says only a refusal the user could not guess.
         self.ack_note.setText(refusal)
         self.ack_note.setVisible(bool(refusal))
-        self.ack_button.setEnabled(not refusal)
-        self.ack_button.setToolTip(refusal)
+        enable(self.ack_button, reason)
 
     def _toggle_row(self, row: int) -> None:
         index = self.closes_model.index(row, 0)
@@ -1061,7 +1079,11 @@ class ReturnedCheckPage(QWidget):
         self.record_button = QPushButton("&Record returned check", self)
         self.record_button.setObjectName("recordReturned")
         self.record_button.clicked.connect(self.record)
-        self.record_button.setEnabled(False)
+        enable(
+            self.record_button,
+            _not_allowed(view.session.actor, Permission.RECORD_RETURNED_CHECK)
+            or "Find the receipt of the returned check first.",
+        )
         self.message = _note(self, "returnedMessage")
         form = QFormLayout()
         form.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
@@ -1096,10 +1118,11 @@ class ReturnedCheckPage(QWidget):
     def find_receipt(self) -> bool:
         found = self.presenter.find(self.number.text())
         self.found.setText(self.presenter.message)
-        ok = self.presenter.can_record and allowed(
-            self.view.session.actor, Permission.RECORD_RETURNED_CHECK
+        enable(
+            self.record_button,
+            _not_allowed(self.view.session.actor, Permission.RECORD_RETURNED_CHECK)
+            or (None if self.presenter.can_record else self.presenter.message or "No receipt."),
         )
-        self.record_button.setEnabled(ok)
         return found
 
     def record(self) -> bool:
@@ -1110,7 +1133,7 @@ class ReturnedCheckPage(QWidget):
             return False
         self.message.setText(text)
         self.found.setText(self.presenter.message)
-        self.record_button.setEnabled(False)
+        enable(self.record_button, "Recorded; find the receipt of another returned check.")
         self.view.changed()
         return True
 
@@ -1160,7 +1183,8 @@ class TreasurerView(QWidget):
             self.tabs.addTab(self.pages[key], text)
         self.tabs.currentChanged.connect(lambda _i: self._page_shown())
         self._dirty: set[str] = set(PAGES)
-        body = scrolled_body(self, "treasurerBody", 980, 600)
+        # Narrow enough for a 1024-pixel screen: the pages scroll down, never sideways.
+        body = scrolled_body(self, "treasurerBody", 600, 600)
         body.addWidget(title)
         body.addWidget(self.tabs, 1)
 
@@ -1171,6 +1195,11 @@ class TreasurerView(QWidget):
 
     def _page_shown(self) -> None:
         key = self.current_page()
+        # Only the page shown sets how narrow the section may be: the daily close fits a
+        # 1024-pixel screen even though the refunds page needs more.
+        for name, page in self.pages.items():
+            across = QSizePolicy.Policy.Preferred if name == key else QSizePolicy.Policy.Ignored
+            page.setSizePolicy(across, QSizePolicy.Policy.Preferred)
         if key in self._dirty:
             self._dirty.discard(key)
             try:
@@ -1195,6 +1224,21 @@ class TreasurerView(QWidget):
         self.tabs.setCurrentIndex(PAGES.index(key))
         self._page_shown()
         return self.pages[key]
+
+    def show_place(self, place: str) -> None:
+        """A Needs attention item: "close:<drawer>:<yyyy-mm-dd>" opens that drawer's day."""
+        kind, _, rest = place.partition(":")
+        drawer, _, day = rest.rpartition(":")
+        if kind != CLOSE_PLACE or not day:
+            return
+        page = self.show_page("close")
+        page.drawer.setCurrentText(drawer)
+        page.presenter.drawer = drawer
+        target = date.fromisoformat(day)
+        if from_qdate(page.day.date()) == target:
+            page.load()  # the same day: no dateChanged to read the drawer chosen
+        else:
+            page.show_day(target)
 
     def show_latest_day(self) -> date:
         """The daily close of today, or of the latest day with receipts when today has none."""

@@ -28,7 +28,7 @@ from desk.domain.enums import Role
 from desk.domain.model import Actor
 from desk.errors import DeskError, StaleEdit
 from desk.services import users
-from ui import dialogs
+from ui import dialogs, focus
 from ui.live import changed_text, watch_record
 from ui.presenters.first_run import FieldError
 from ui.presenters.session import ROLE_ORDER, Session
@@ -77,6 +77,7 @@ class _FormDialog(QDialog):
         self.save_button.setDefault(True)
         self.buttons.accepted.connect(self.try_save)
         self.buttons.rejected.connect(self.reject)
+        focus.install(self)  # opens in its first field, not on Save
 
     def save(self) -> FieldError | None:
         raise NotImplementedError
@@ -90,9 +91,7 @@ class _FormDialog(QDialog):
         self.error_label.setVisible(True)
         widget = self.fields.get(problem.field)
         if widget is not None:
-            widget.setFocus()
-            if isinstance(widget, QLineEdit):
-                widget.selectAll()
+            focus.focus_field(widget)
 
 
 class UserDialog(_FormDialog):
