@@ -7,6 +7,7 @@ threads."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
@@ -739,3 +740,26 @@ def parcel_facts(conn: Connection, parcel_id: int) -> ParcelFacts | None:
         pins=pins,
         imports=imports,
     )
+
+
+def usual_city_zip(conn: Connection, municipality_id: int) -> tuple[str, str]:
+    """The city and ZIP most of the municipality's parcels have, for a new parcel's form; else
+    the letterhead's last line ("Glendale, WI 53209"); ("", "") when neither says."""
+    p = schema.parcel.c
+    row = conn.execute(
+        select(p.city, p.zip)
+        .where((p.municipality_id == municipality_id) & (p.city != ""))
+        .group_by(p.city, p.zip)
+        .order_by(func.count().desc(), p.city, p.zip)
+        .limit(1)
+    ).first()
+    if row is not None:
+        return str(row.city), str(row.zip or "")
+    from db.letterheads import find_letterhead
+
+    head = find_letterhead(conn, municipality_id, None)
+    for line in reversed(tuple(head or ())):
+        found = re.fullmatch(r"\s*(.+?),\s*[A-Z]{2}\s+(\d{5}(?:-\d{4})?)\s*", line)
+        if found:
+            return found.group(1), found.group(2)
+    return "", ""

@@ -11,7 +11,7 @@ from sqlalchemy import Connection, func, select
 from db import schema
 from db.attention.counter import permit_what
 from db.cash_queries import permit_money, turnovers
-from desk.domain.attention import TREASURER, Item
+from desk.domain.attention import TREASURER, TURNOVER_PLACE, Item
 from desk.domain.cashiering import ReversalKind
 from desk.money import format_money
 from desk.services.sureties import DepositLine, in_queue
@@ -49,8 +49,10 @@ def turnovers_to_acknowledge(conn: Connection, municipality_id: int) -> list[Ite
         Item(
             f"Turnover of {t.delivered_on:%m/%d/%Y}"
             + (f" by {t.delivered_by}" if t.delivered_by else ""),
-            f"{format_money(t.amount)} for {t.days} closed drawer-day(s); count and acknowledge it",
+            f"{format_money(t.amount)} for {t.days} closed drawer-"
+            f"{'day' if t.days == 1 else 'days'}; count and acknowledge it",
             section=TREASURER,
+            place=f"{TURNOVER_PLACE}:{t.turnover_id}",
         )
         for t in reversed(turnovers(conn, municipality_id))
         if t.acknowledged_on is None

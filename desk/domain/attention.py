@@ -25,6 +25,7 @@ ENFORCEMENT = "Code enforcement"
 # ("close:<drawer>:<yyyy-mm-dd>"), the Deposits' queue of refunds ordered, awaiting the check.
 CLOSE_PLACE = "close"
 ORDERED_PLACE = "ordered"
+TURNOVER_PLACE = "turnover"  # "turnover:<id>": the Treasurer's Turnovers page, that turnover chosen
 
 
 @dataclass(frozen=True)

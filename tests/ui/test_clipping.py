@@ -34,6 +34,9 @@ from sqlalchemy import text
 from db.database import Database, open_database
 from db.demo import DemoSpec, build_demo
 from db.engine import sqlite_url
+from desk.clock import FixedClock
+from desk.services.municipality import update_municipality
+from desk.services.users import actor_for_username
 from ui.app import application, rendered_view
 from ui.presenters.views import (
     BOND_PAGES,
@@ -107,10 +110,21 @@ def demos(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Databa
             database = open_database(sqlite_url(tmp_path_factory.mktemp(key) / "demo.db"))
             built[key] = database
             build_demo(database, DemoSpec(key, years=1, per_year=150, seed=1, today=TODAY))
+        _adopt_housing_code(built["glendale"])
         yield built
     finally:
         for database in built.values():
             database.close()
+
+
+def _adopt_housing_code(database: Database) -> None:
+    """Glendale's own ordinance has no housing code: adopt Hudson ch. 140 so the code
+    enforcement, rooming-house and occupancy views are there to measure."""
+    with database.read() as conn:
+        municipality_id = conn.execute(text("SELECT id FROM municipality")).scalar_one()
+    admin = actor_for_username(database.uow(), "admin")
+    changes = {"housing_code": "hudson-140"}
+    update_municipality(database.uow(), FixedClock(TODAY), admin, municipality_id, changes)
 
 
 def _fill(view: str, database: Database) -> str:
@@ -321,26 +335,14 @@ def test_the_view_fits_1366_by_768_with_nothing_cut_off(
     assert not problems, f"{case.view} at 1366×768:\n" + "\n".join(problems)
 
 
-# Views that still scroll sideways or squeeze a heading at 1024×768: wide tables of many
-# columns (deposits, bonds, inspections, the fee items, the permit's history) and the refunds
-# and turnovers pages. Strict: the mark must go when the view is made to fit.
+# Views whose forms are still wider than 1024 px: the fee schedule's form and items, the
+# Municipality screen's settings, the refund form's grounds. Strict: the mark must go when the
+# view is made to fit.
 NOT_YET_AT_1024 = {
     "glendale-fees-admin",
-    "glendale-parcels-admin",
     "glendale-municipality-admin",
-    "glendale-treasurer:turnovers-treasurer",
     "glendale-treasurer:refunds-treasurer",
     "new_lisbon-treasurer:refunds-treasurer",
-    "glendale-bonds:bonds-admin",
-    "glendale-bonds:watch-admin",
-    *(f"glendale-deposits:{queue}-admin" for queue in DEPOSIT_QUEUES),
-    *(f"glendale-condemnations:{state}-admin" for state in CONDEMNATION_STATES),
-    "glendale-inspections:requests-admin",
-    "new_lisbon-inspections:requests-admin",
-    "glendale-inspections:day-admin",
-    "glendale-inspections:orders-admin",
-    f"glendale-permit:{ISSUED}:history-admin",
-    f"new_lisbon-permit:{ISSUED}:history-admin",
 }
 
 

@@ -203,8 +203,15 @@ def test_enter_opens_the_permit_or_the_section_and_f2_comes_back(
         if tree.topLevelItem(n).text(0).startswith("Turnovers to acknowledge")
     )
     tree.setCurrentItem(turnover.child(0))
+    chosen = turnover.child(0).data(0, Qt.ItemDataRole.UserRole)
     qtbot.keyClick(tree, Qt.Key.Key_Return)
     assert window.section_titles()[window.stack.currentIndex()] == TREASURER
+    # The Turnovers page, with that turnover chosen to acknowledge (not the daily close).
+    treasurer = window.treasurer_view
+    assert treasurer is not None
+    page = treasurer.pages["turnovers"]
+    assert treasurer.tabs.currentWidget() is page
+    assert chosen.place == f"turnover:{page.selected_turnover()}"
     # F2 is the window's own shortcut (it works while the menu bar is hidden too).
     assert window.home_action.shortcut().toString() == "F2"
     assert window.home_action in window.actions()

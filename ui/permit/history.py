@@ -15,12 +15,11 @@ from sqlalchemy import Connection
 from db import queries
 from db.audit_queries import history_lookup
 from desk.domain.readmodels import PermitDetail
+from ui.columns import fit_to_width
 from ui.models.history import HistoryTableModel
 from ui.permit.base import PermitContext, PermitTab
 from ui.presenters.history import ACCOUNTING_TOGGLE, HistoryPresenter
 from ui.views.common import read_only_table
-
-_MAX_COLUMN_CHARS = 40  # a long old value does not push New out of sight
 
 
 class HistoryTab(PermitTab):
@@ -74,12 +73,8 @@ class HistoryTab(PermitTab):
     def _show_rows(self) -> None:
         assert self.presenter is not None
         self.model.set_presenter(self.presenter)
-        # A permit's history is short: size the columns to what they hold; New takes the rest.
-        header = self.table.horizontalHeader()
-        widest = self.fontMetrics().averageCharWidth() * _MAX_COLUMN_CHARS
-        for i in range(self.model.columnCount() - 1):
-            self.table.resizeColumnToContents(i)
-            header.resizeSection(i, min(header.sectionSize(i) + 12, widest))
+        # Columns as wide as what they hold, cut to the window's width; New takes the rest.
+        fit_to_width(self.table, (self.model.columnCount() - 1,))
         if self.presenter.rows:
             self.pages.setCurrentWidget(self.table)
         else:

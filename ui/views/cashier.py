@@ -37,7 +37,6 @@ from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
     QHBoxLayout,
-    QHeaderView,
     QInputDialog,
     QLabel,
     QLineEdit,
@@ -53,6 +52,7 @@ from desk.clock import Clock
 from desk.domain.cashiering import PaymentMethod, ReceiptView
 from desk.errors import DeskError, ValidationError
 from ui import dialogs, settings
+from ui.columns import fit_to_width
 from ui.exports import RECEIPTS, print_now, save_and_open
 from ui.presenters.cashier import (
     AMOUNT_COLUMN,
@@ -251,10 +251,8 @@ def _table(parent: QWidget, name: str, model: QAbstractTableModel, *stretch: int
     header = table.horizontalHeader()
     header.setHighlightSections(False)
     header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-    header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-    for column in stretch:  # these share the spare width; long text is elided
-        header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
     table.setTextElideMode(Qt.TextElideMode.ElideRight)
+    fit_to_width(table, stretch)  # these share the spare width; long text is elided
     return table
 
 

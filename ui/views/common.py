@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ui.columns import fit_to_width
 from ui.date_field import DateField
 from ui.models.base import Index, PresenterTableModel
 from ui.presenters.formatting import EMPTY
@@ -97,11 +98,9 @@ def filter_combo(
 
 
 def fit_columns(table: QTableView, stretch: Iterable[int]) -> None:
-    """Short columns as wide as their values; the columns in `stretch` share the rest."""
-    header = table.horizontalHeader()
-    header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-    for column in stretch:
-        header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
+    """Short columns as wide as their values; the columns in `stretch` share the rest; on a
+    narrow screen the widest give up room rather than the table scrolling sideways."""
+    fit_to_width(table, stretch)
 
 
 def selected_row(table: QTableView) -> int:

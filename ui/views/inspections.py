@@ -47,6 +47,7 @@ from desk.errors import DeskError
 from desk.services import inspections as svc
 from desk.services.enforcement import visits
 from ui import dialogs
+from ui.columns import fit_to_width
 from ui.exports import ROUTE_SHEETS, XLSX, print_now, save_and_open
 from ui.models.base import Index, PresenterTableModel
 from ui.permit import actions
@@ -180,12 +181,9 @@ class InspectionsView(QWidget):
         self.requests_summary = QLabel(page)
         self.requests_summary.setObjectName("countLabel")
         self.requests_table = _table(page, "requestsTable", self.requests_model)
-        # Nine columns at 1366 px: the long texts share the width left and elide (the cell's
-        # tooltip has it whole); as wide as their values, the table scrolled sideways.
-        for column in (2, 4, 7, 8):  # address, caller, scheduled, due
-            self.requests_table.horizontalHeader().setSectionResizeMode(
-                column, QHeaderView.ResizeMode.Stretch
-            )
+        # Nine columns: the long texts share the width left and elide (the cell's tooltip has
+        # it whole); as wide as their values, the table scrolled sideways.
+        fit_to_width(self.requests_table, (2, 4, 7, 8))  # address, caller, scheduled, due
         self.requests_table.doubleClicked.connect(lambda i: self._open(self.requests, i.row()))
         self.schedule_button = _button(page, "&Schedule…", "scheduleInspection")
         self.cancel_button = _button(page, "Ca&ncel request…", "cancelInspection")
@@ -328,6 +326,7 @@ class InspectionsView(QWidget):
         self.orders_summary.setObjectName("countLabel")
         self.orders_summary.setWordWrap(True)
         self.orders_table = _table(page, "ordersTable", self.orders_model)
+        fit_to_width(self.orders_table, (self.orders_model.columnCount() - 1,))
         self.orders_table.doubleClicked.connect(lambda i: self._open_order(i.row()))
         self.notice_button = _button(page, "Print &notice…", "printOrderNotice")
         self.extend_button = _button(page, "More &time…", "extendOrder")

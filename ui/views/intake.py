@@ -859,7 +859,7 @@ class IntakeWindow(QWidget):
             self.session.actor,
             self.session.municipality_id,
             self,
-            street=typed if typed and not typed[0].isdigit() else "",
+            street=typed,
         )
         if dialog.exec() != NewParcelDialog.DialogCode.Accepted or dialog.parcel_id is None:
             return

@@ -3,6 +3,7 @@ house number of a parcel. Each calls its service and shows the service's message
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
 from PySide6.QtCore import QDate
@@ -19,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from db.database import Database
+from db.parcel_queries import usual_city_zip
 from desk.clock import Clock
 from desk.domain.enums import CredentialKind, PartyKind
 from desk.domain.model import Actor, Credential, Parcel, Party
@@ -83,6 +85,8 @@ class NewParcelDialog(_ServiceDialog):
         *,
         street: str = "",
     ) -> None:
+        """`street`: the address as typed in the form: "6100 N Port Washington Rd" gives the
+        house number and the street; the city and ZIP are the municipality's usual ones."""
         super().__init__("New parcel", parent)
         self.database, self.clock, self.actor = database, clock, actor
         self.municipality_id = municipality_id
@@ -90,10 +94,24 @@ class NewParcelDialog(_ServiceDialog):
         self.pin = self.line("Parcel number (&PIN)", "newParcelPin", "e.g. 047-9991-002")
         self.house = self.line("&House number", "newParcelHouse", "blank if none assigned yet")
         self.street = self.line("&Street", "newParcelStreet", "e.g. N Port Washington Rd")
-        self.street.setText(street)
+        typed = street.strip()
+        house, _, rest = typed.partition(" ")
+        if re.fullmatch(r"\d+(-\d+)+", typed):  # "047-9991-002": the parcel number
+            self.pin.setText(typed)
+        elif re.fullmatch(r"\d+[A-Za-z]?", typed):  # a house number alone
+            self.house.setText(typed)
+        elif re.fullmatch(r"\d+[A-Za-z]?(-\d+)?", house) and rest.strip():
+            self.house.setText(house)
+            self.street.setText(rest.strip())
+        else:
+            self.street.setText(typed)
         self.unit = self.line("&Unit", "newParcelUnit")
         self.city = self.line("&City", "newParcelCity")
         self.zip = self.line("&ZIP", "newParcelZip")
+        with database.read() as conn:
+            city, zip_code = usual_city_zip(conn, municipality_id)
+        self.city.setText(city)
+        self.zip.setText(zip_code)
         # The buttons were made first: Tab goes down the form, then to OK.
         QWidget.setTabOrder(self.zip, self.buttons)
 

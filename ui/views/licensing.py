@@ -559,12 +559,10 @@ class LicensingView(SectionView):
                 ("printPlacard", "Print pl&acard…", self.print_placard),
             ],
         )
-        top = QHBoxLayout()
-        top.addWidget(self.states)
-        top.addStretch(1)
-        top.addWidget(self.condemnation_search, 1)
+        # The states' tabs take a 1024-px screen's width: the search goes under them.
         layout = QVBoxLayout(page)
-        layout.addLayout(top)
+        layout.addWidget(self.states)
+        layout.addWidget(self.condemnation_search)
         layout.addWidget(self.condemnation_table, 1)
         layout.addWidget(self.condemnation_note)
         layout.addLayout(buttons)

@@ -20,7 +20,6 @@ from PySide6.QtGui import QColor, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
-    QHeaderView,
     QPushButton,
     QWidget,
 )
@@ -30,6 +29,7 @@ from db.database import Database
 from desk.clock import Clock
 from desk.errors import DeskError
 from ui import dialogs
+from ui.columns import fit_to_width
 from ui.models.base import Index
 from ui.parcel import dialogs as d
 from ui.parcel.window import ParcelWindow, restore_parcel
@@ -173,11 +173,7 @@ class ParcelsView(RecordListSection):
 
     def _fit(self) -> None:
         """The figures as wide as they are; the address and the owner share the rest."""
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        self.table.resizeColumnsToContents()
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        fit_to_width(self.table, (1, 2))
 
     def _buttons(self) -> None:
         actor = self.session.actor
@@ -257,7 +253,12 @@ class ParcelsView(RecordListSection):
         from ui.views.intake_dialogs import NewParcelDialog
 
         dialog = NewParcelDialog(
-            self.database, self.clock, self.session.actor, self.session.municipality_id, self
+            self.database,
+            self.clock,
+            self.session.actor,
+            self.session.municipality_id,
+            self,
+            street=self.search.text(),  # what was searched for and not found
         )
         done = actions.exec_dialog(dialog)
         parcel_id = dialog.parcel_id

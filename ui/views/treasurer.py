@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
 
 from db.database import Database
 from desk.clock import Clock
-from desk.domain.attention import CLOSE_PLACE
+from desk.domain.attention import CLOSE_PLACE, TURNOVER_PLACE
 from desk.domain.cashiering import DRAWER_METHODS, PaymentMethod, RefundGround
 from desk.domain.enums import Role
 from desk.domain.permissions import Permission, allowed
@@ -46,6 +46,7 @@ from desk.errors import DeskError, ValidationError
 from desk.money import format_money
 from ui import dialogs, focus
 from ui.anchors import file_anchor, record_anchor, take_anchor
+from ui.columns import fit_to_width
 from ui.exports import REPORTS, XLSX, filed_path, save_path, write_and_open, write_and_print
 from ui.presenters.formatting import format_date
 from ui.presenters.session import Session
@@ -480,6 +481,9 @@ class TurnoversPage(QWidget):
             warn=lambda r, c: c == 10 and p.turnovers[r].flagged,
         )
         self.turnovers = _table(self, "turnoversTable", self.turnovers_model, 10)
+        # At 1024 px the deposit slip's reference and the count of days give way (the
+        # transmittal has them).
+        fit_to_width(self.turnovers, (10,), optional=(7, 3))
         self.pdf_button = QPushButton("Transmittal P&DF…", self)
         self.pdf_button.clicked.connect(lambda: self.export(".pdf"))
         self.xlsx_button = QPushButton("Transmittal .xls&x…", self)
@@ -1226,8 +1230,15 @@ class TreasurerView(QWidget):
         return self.pages[key]
 
     def show_place(self, place: str) -> None:
-        """A Needs attention item: "close:<drawer>:<yyyy-mm-dd>" opens that drawer's day."""
+        """A Needs attention item: "close:<drawer>:<yyyy-mm-dd>" opens that drawer's day,
+        "turnover:<id>" the Turnovers page with that turnover chosen."""
         kind, _, rest = place.partition(":")
+        if kind == TURNOVER_PLACE and rest.isdigit():
+            turnovers = self.show_page("turnovers")
+            rows = [t.turnover_id for t in turnovers.presenter.turnovers]
+            if int(rest) in rows:
+                turnovers.turnovers.selectRow(rows.index(int(rest)))
+            return
         drawer, _, day = rest.rpartition(":")
         if kind != CLOSE_PLACE or not day:
             return
