@@ -65,7 +65,7 @@ from desk.domain.model import (
 from desk.domain.numbering import format_number
 from desk.domain.permissions import Permission, allowed, require
 from desk.errors import NotFound, PermissionDenied, RuleViolation, ValidationError
-from desk.services.cashiering import add_fee_line_within
+from desk.services.cashiering import add_fee_line_within, unpaid_shortfall
 from desk.services.fees import failure_to_call_occurrence
 from desk.services.uow import UnitOfWork
 from desk.text import sentence_start
@@ -701,6 +701,7 @@ class CertificateResult:
     certificate_id: int
     number: str
     temporary_until: date | None
+    balance_due: str | None = None  # fees charged since issuance and unpaid, in words
 
 
 def issue_certificate(
@@ -710,7 +711,13 @@ def issue_certificate(
     (15.1.13(a)(1)), or, for hardship, a temporary one after the premises were examined and
     found safe and sanitary, with the completion date at most 120 days away (15.1.13(d)).
     That date is then the permit's deadline until a final certificate is issued on the permit
-    (desk/services/lifecycle.py: the Deadlines list, and the sweep flags it when it passes)."""
+    (desk/services/lifecycle.py: the Deadlines list, and the sweep flags it when it passes).
+
+    Fees charged after issuance and not yet paid (a re-inspection, 15.1.21(a)(12); a failure to
+    call, (a)(13)) do not hold the certificate: 15.1.13 names its conditions and payment is not
+    one of them (15.1.21 requires the permit's fees paid when the permit is issued, which they
+    were). The certificate is issued and the result names the balance, which stays on the
+    permit and in the counter's Needs attention until paid."""
     _require_inspector(actor, "issue certificates of occupancy")
     if not c.use.strip():
         raise ValidationError(
@@ -759,9 +766,10 @@ def issue_certificate(
         )
         uow.inspections.add(cert)
         uow.flush()
+        balance_due = unpaid_shortfall(uow, c.permit_id)
         uow.commit()
         assert cert.id is not None
-        return CertificateResult(cert.id, cert.number, cert.temporary_until)
+        return CertificateResult(cert.id, cert.number, cert.temporary_until, balance_due)
 
 
 # --------------------------------------------------------------------------- recurring visits

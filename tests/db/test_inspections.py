@@ -328,13 +328,18 @@ def test_a_failure_to_call_found_on_an_inspection_is_charged_with_it(
     assert [(f.code, f.amount) for f in out.fees] == [("FAIL-TO-CALL", Decimal("70.00"))]
 
 
-def test_certificates_are_numbered_gapless_and_refused_while_an_order_is_open(
-    database: Database, clock: FixedClock
-) -> None:
+def _final_requested(database: Database, clock: FixedClock) -> tuple[Register, int]:
+    """An issued permit whose stages passed, its final inspection requested."""
     reg = _issued(database, clock)
     for code in ("BLD-LOCATION", "BLD-FOOTINGS", "BLD-FRAMING", "BLD-BASEMENT-FLOOR"):
         _pass(database, clock, reg, code)
-    final = _request(database, clock, reg, "BLD-FINAL")
+    return reg, _request(database, clock, reg, "BLD-FINAL")
+
+
+def test_certificates_are_numbered_gapless_and_refused_while_an_order_is_open(
+    database: Database, clock: FixedClock
+) -> None:
+    reg, final = _final_requested(database, clock)
     with pytest.raises(RuleViolation, match="The final inspection has not passed"):
         svc.issue_certificate(
             database.uow(), clock, reg.inspector, CertificateInput(reg.permit_id, "Dwelling")
@@ -507,3 +512,19 @@ def test_the_route_sheet_command_writes_the_inspectors_day(
     assert main([*ivans, "--date", "17/03/2026", *signed(monkeypatch, "ivan")]) == 2
     nobodys = [*args, "--inspector", "nobody", "--date", "2026-03-17"]
     assert main([*nobodys, *signed(monkeypatch, "ivan")]) == 2
+
+
+def test_a_certificate_is_issued_with_an_unpaid_reinspection_fee_named(
+    database: Database, clock: FixedClock
+) -> None:
+    # 15.1.13 names the certificate's conditions; a fee charged since issuance is not one.
+    reg, final = _final_requested(database, clock)
+    _record(database, clock, reg, final, Result.REJECTED, correction_items="Handrail missing")
+    again = _request(database, clock, reg, "BLD-FINAL")
+    out = _record(database, clock, reg, again, Result.PASSED)
+    assert [(f.code, f.amount) for f in out.fees] == [("REINSPECTION", Decimal("70.00"))]
+    cert = svc.issue_certificate(
+        database.uow(), clock, reg.inspector, CertificateInput(reg.permit_id, "Dwelling")
+    )
+    assert cert.number == "2026-0001"
+    assert cert.balance_due is not None and "$70.00 is due" in cert.balance_due

@@ -189,6 +189,9 @@ def test_a_phone_request_becomes_a_rejection_a_paid_reinspection_a_final_and_a_c
         elif isinstance(dialog, ScheduleDialog):
             dialog.day.setDate(to_qdate(MONDAY))
         elif isinstance(dialog, CertificateDialog):
+            # The re-inspection fee is unpaid: said, and the certificate does not wait for it.
+            assert dialog.balance_note.startswith("$70.00 is still due on this permit.")
+            assert dialog.balance_note in dialog.note.text()
             dialog.use.setText("Single-family dwelling (R-3) with attached garage")
 
     fill_with(monkeypatch, inspector_fills)
@@ -241,8 +244,10 @@ def test_a_phone_request_becomes_a_rejection_a_paid_reinspection_a_final_and_a_c
     view.day_table.setFocus()
     view.day_table.selectRow(2)
     qtbot.keyClick(view.day_table, Qt.Key.Key_P)
-    assert "The permit is completed as of 03/23/2026." in seen.told[-1]
+    assert "The permit is completed as of 03/23/2026." in seen.told[-2]
     assert seen.asked[-1].startswith("The final inspection passed. Issue the certificate")
+    assert seen.told[-1].startswith("Certificate 2026-0001 is issued. Fees of")
+    assert "$70.00 is due" in seen.told[-1]
     certificate = seen.saved[-1]
     assert certificate.name == "certificate-of-occupancy-2026-0001.pdf"
     text = pdf_text(certificate)

@@ -113,7 +113,8 @@ def test_an_inspector_types_two_rooms_and_prints_the_result(
     # Ctrl+N: a second room; Bedroom 2, 70 sq ft, one adult sleeping (140-7B: 80 needed).
     qtbot.keyClick(focused(calc), Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
     assert calc.table.currentIndex().row() == 1
-    type_keys(qtbot, calc, "Bedroom 2", TAB, "s", TAB, "70", TAB, TAB, TAB, TAB, TAB)
+    # "b" picks the bedroom: the code's sleeping room, not the bathroom.
+    type_keys(qtbot, calc, "Bedroom 2", TAB, "b", TAB, "70", TAB, TAB, TAB, TAB, TAB)
     type_keys(qtbot, calc, TAB, "1", TAB)
     rows = calc.presenter.rows
     assert [(r.name, r.use, r.floor_area, r.over_12) for r in rows] == [
@@ -174,6 +175,34 @@ def test_switching_the_code_recalculates(qtbot: QtBot, calculator: OccupancyWind
     assert calculator.figure_labels["habitable"].text() == "464 sq ft"
     calculator.code_combo.setCurrentIndex(calculator.code_combo.findData("ch-512"))
     assert calculator.shortfalls.item(0).text().startswith("512-11G Kitchen")
+
+
+def test_ch_512_shows_the_artificial_light_and_attic_columns_and_counts_them(
+    qtbot: QtBot, calculator: OccupancyWindow
+) -> None:
+    from ui.presenters.occupancy import ATTIC, COLUMN_KEYS, LIGHT
+
+    light, attic = COLUMN_KEYS.index(LIGHT), COLUMN_KEYS.index(ATTIC)
+    calculator.load_sample()
+    # Hudson ch. 140 has neither case: no such columns.
+    assert calculator.table.isColumnHidden(light) and calculator.table.isColumnHidden(attic)
+    calculator.code_combo.setCurrentIndex(calculator.code_combo.findData("ch-512"))
+    assert not calculator.table.isColumnHidden(light)
+    assert not calculator.table.isColumnHidden(attic)
+    kitchen = next(i for i, r in enumerate(calculator.presenter.rows) if r.use == "kitchen")
+    assert calculator.shortfalls.item(0).text().startswith("512-11G Kitchen")
+    before = calculator.shortfalls.count()
+    # Space on the cell ticks it: the kitchen is lit artificially (512-11G).
+    calculator.table.setCurrentIndex(calculator.model.index(kitchen, light))
+    calculator.table.setFocus()
+    qtbot.keyClick(calculator.table, Qt.Key.Key_Space)
+    assert calculator.presenter.rows[kitchen].artificial_light
+    texts = [calculator.shortfalls.item(i).text() for i in range(calculator.shortfalls.count())]
+    assert not any(t.startswith("512-11G Kitchen") for t in texts)
+    assert len(texts) < before
+    # A bedroom reads as the code's sleeping room.
+    bedroom = next(i for i, r in enumerate(calculator.presenter.rows) if r.use == "sleeping")
+    assert calculator.model.index(bedroom, 1).data() == "bedroom (sleeping)"
 
 
 def test_the_rooms_model_passes_the_model_tester(

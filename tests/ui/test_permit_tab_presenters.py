@@ -82,7 +82,8 @@ def test_extend_is_offered_only_when_the_permit_has_a_deadline() -> None:
 def test_an_ended_permit_has_no_action_and_says_why() -> None:
     for status in (S.COMPLETED, S.EXPIRED, S.REVOKED, S.VOID, S.WITHDRAWN, S.DENIED):
         assert labels(status, actor(Role.ADMINISTRATOR)) == []
-    assert no_action_text(S.COMPLETED) == "A completed permit has no further steps."
+    assert no_action_text(S.COMPLETED).startswith("A completed permit has no further steps.")
+    assert "fees still due are taken on the Fees tab" in no_action_text(S.COMPLETED)
     assert no_action_text(S.ISSUED) == "Your role has no action on this permit."
 
 

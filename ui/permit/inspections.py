@@ -482,6 +482,20 @@ class ExtendOrderDialog(ActionDialog):
 # --------------------------------------------------------------------------- certificate
 
 
+def balance_note(context: PermitContext) -> str:
+    """Fees charged since issuance and not paid: the certificate does not wait for them
+    (15.1.13 names its conditions), but the inspector and the owner are told."""
+    from desk.services.cashiering import permit_balance
+
+    balance = permit_balance(context.database.uow(), context.clock, context.permit_id)
+    if balance.due <= 0:
+        return ""
+    return (
+        f"{format_amount(balance.due)} is still due on this permit. The certificate does not "
+        "wait for it (15.1.13); the counter collects it."
+    )
+
+
 class CertificateDialog(ActionDialog):
     """15.1.13: after the final inspection found no violation, a certificate stating the use;
     for hardship a temporary one, the premises found safe and sanitary, at most 120 days."""
@@ -521,6 +535,10 @@ class CertificateDialog(ActionDialog):
         self.temporary.setChecked(temporary)
         self._temporary_changed(temporary)
         self.certificate: CertificateResult | None = None
+        self.balance_note = balance_note(context)
+        if self.balance_note:
+            self.note.setText(f"{self.note.text()}\n\n{self.balance_note}")
+            self.note.setVisible(True)
         self.use.setFocus()
 
     def _temporary_changed(self, on: bool) -> None:
@@ -806,7 +824,9 @@ class InspectionsTab(PermitTab):
             and dialogs.ask(
                 self,
                 "Certificate of occupancy",
-                f"Certificate {dialog.certificate.number} is issued. Print it now?",
+                f"Certificate {dialog.certificate.number} is issued."
+                + (f" {dialog.certificate.balance_due}" if dialog.certificate.balance_due else "")
+                + " Print it now?",
                 default_yes=True,
             )
         ):
@@ -853,6 +873,13 @@ def after_result(parent: QWidget, context: PermitContext, dialog: ResultDialog) 
             temporary=o.temporary_certificate,
         )
         if actions.exec_dialog(cert) and cert.certificate is not None:
+            if cert.certificate.balance_due:  # issued all the same (15.1.13): say what is owed
+                dialogs.inform(
+                    parent,
+                    "Certificate of occupancy",
+                    f"Certificate {cert.certificate.number} is issued. "
+                    f"{cert.certificate.balance_due}",
+                )
             print_certificate(parent, context.database, cert.certificate.certificate_id)
 
 

@@ -45,6 +45,8 @@ LOW_HEIGHT = "low_height"
 WINDOW = "window_area"
 OPENABLE = "openable_area"
 MECHANICAL = "mechanical"
+LIGHT = "artificial_light"
+ATTIC = "attic_half_story"
 OVER_12 = "over_12"
 UNDER_12 = "under_12"
 
@@ -81,11 +83,33 @@ COLUMNS = (
         "mechanical ventilation",
         "A mechanical device ventilates the room (140-5B/C, 512-11K/L); Space ticks it",
     ),
+    Column(
+        LIGHT,
+        "Artificial\nlight",
+        "artificial light",
+        "A kitchen lit and ventilated artificially, not by a window (512-11G); Space ticks it",
+    ),
+    Column(
+        ATTIC,
+        "Attic\nhalf-story",
+        "attic half-story",
+        "A room in the top half-story attic (512-11A); Space ticks it",
+    ),
     Column(OVER_12, "Sleepers\nover 12", "sleepers over 12", "Who sleeps here, over 12"),
     Column(UNDER_12, "Sleepers\nunder 12", "sleepers under 12", "Under 12 (infants don't count)"),
 )
 COLUMN_KEYS = tuple(c.key for c in COLUMNS)
+FLAGS = (MECHANICAL, LIGHT, ATTIC)  # ticked, not typed
+CH_512_ONLY = (LIGHT, ATTIC)  # Ch. 512's own cases; Hudson ch. 140 has neither
 USES = tuple(u.value for u in Use)
+# How the use picker names a use: a bedroom is the code's sleeping room, so "b" picks it.
+USE_LABELS = {Use.SLEEPING.value: "bedroom (sleeping)"}
+
+
+def use_label(use: str) -> str:
+    return USE_LABELS.get(use, use)
+
+
 _NUMBER_KEYS = (FLOOR, LOW_AREA, LOW_HEIGHT, WINDOW, OPENABLE)
 _COUNT_KEYS = (OVER_12, UNDER_12)
 # What desk.housing.jsonio calls each field, back to the column.
@@ -100,6 +124,8 @@ _JSON_FIELDS = {
     "window_area": WINDOW,
     "openable_area": OPENABLE,
     "mechanical_ventilation": MECHANICAL,
+    "artificial_light": LIGHT,
+    "attic_half_story": ATTIC,
     "occupants_over_12": OVER_12,
     "occupants_under_12": UNDER_12,
 }
@@ -120,6 +146,8 @@ class RoomRow:
     window_area: str = ""
     openable_area: str = ""
     mechanical: bool = False
+    artificial_light: bool = False
+    attic_half_story: bool = False
     over_12: str = ""
     under_12: str = ""
 
@@ -130,9 +158,7 @@ class RoomRow:
     def blank(self) -> bool:
         """Nothing typed (a room just added): left out, not an error."""
         return not any(
-            str(getattr(self, f.name)).strip()
-            for f in fields(self)
-            if f.name not in (USE, MECHANICAL)
+            str(getattr(self, f.name)).strip() for f in fields(self) if f.name not in (USE, *FLAGS)
         )
 
 
@@ -229,6 +255,8 @@ def parse_row(index: int, row: RoomRow) -> Room:
         "window_area": _number(WINDOW, row.window_area, MAX_AREA),
         "openable_area": _number(OPENABLE, row.openable_area, MAX_AREA),
         "mechanical_ventilation": row.mechanical,
+        "artificial_light": row.artificial_light,
+        "attic_half_story": row.attic_half_story,
         "occupants_over_12": _whole(OVER_12, row.over_12),
         "occupants_under_12": _whole(UNDER_12, row.under_12),
     }
@@ -292,8 +320,8 @@ class OccupancyPresenter:
         if key not in COLUMN_KEYS:
             raise KeyError(key)
         row = self.rows[index]
-        if key == MECHANICAL:
-            row.mechanical = bool(value)
+        if key in FLAGS:
+            setattr(row, key, bool(value))
         elif key == USE:
             text = str(value).strip().lower()
             if text and text not in USES:

@@ -140,6 +140,11 @@ def available_actions(
 
 def no_action_text(status: PermitStatus) -> str:
     """The Actions button's tooltip when nothing applies."""
+    if status is S.COMPLETED:  # what is still done on one is done from its tabs
+        return (
+            "A completed permit has no further steps. Its certificate of occupancy is issued "
+            "on the Inspections tab; fees still due are taken on the Fees tab."
+        )
     if not TRANSITIONS[status]:
         return f"A {status.label.lower()} permit has no further steps."
     return "Your role has no action on this permit."

@@ -58,9 +58,10 @@ from ui.permit import actions
 from ui.permit.actions import ActionDialog
 from ui.permit.base import PermitContext
 from ui.presenters.occupancy import (
+    CH_512_ONLY,
     COLUMN_KEYS,
     COLUMNS,
-    MECHANICAL,
+    FLAGS,
     NAME,
     UNIT_OVER_12,
     UNIT_UNDER_12,
@@ -74,6 +75,7 @@ from ui.presenters.occupancy import (
     licence_ref,
     sample_rows,
     unit_to_json,
+    use_label,
 )
 from ui.presenters.session import Session
 from ui.views.common import date_edit, from_qdate
@@ -109,12 +111,15 @@ class RoomsModel(QAbstractTableModel):
             return None
         row = self.presenter.rows[index.row()]
         key = self._key(index)
-        if key == MECHANICAL:
+        if key in FLAGS:
+            ticked = bool(row.value(key))
             if role == Qt.ItemDataRole.CheckStateRole:
-                return Qt.CheckState.Checked if row.mechanical else Qt.CheckState.Unchecked
+                return Qt.CheckState.Checked if ticked else Qt.CheckState.Unchecked
             if role == Qt.ItemDataRole.AccessibleTextRole:
-                return "yes" if row.mechanical else "no"
-            return None
+                return "yes" if ticked else "no"
+            return None  # the heading's tooltip says what the box means
+        if key == USE and role == Qt.ItemDataRole.DisplayRole:
+            return use_label(row.use)
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
             return str(row.value(key))
         if role == Qt.ItemDataRole.TextAlignmentRole:
@@ -133,7 +138,7 @@ class RoomsModel(QAbstractTableModel):
         if not index.isValid():
             return False
         key = self._key(index)
-        if key == MECHANICAL:
+        if key in FLAGS:
             if role != Qt.ItemDataRole.CheckStateRole:
                 return False
             checked = value in (Qt.CheckState.Checked, Qt.CheckState.Checked.value, 2, True)
@@ -155,7 +160,7 @@ class RoomsModel(QAbstractTableModel):
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
         base = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-        if self._key(index) == MECHANICAL:
+        if self._key(index) in FLAGS:
             return base | Qt.ItemFlag.ItemIsUserCheckable
         return base | Qt.ItemFlag.ItemIsEditable
 
@@ -202,7 +207,8 @@ class _RoomDelegate(QStyledItemDelegate):
     def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: _Index) -> QWidget:
         if COLUMN_KEYS[index.column()] == USE:
             combo = QComboBox(parent)
-            combo.addItems(list(USES))
+            for use in USES:
+                combo.addItem(use_label(use), use)
             combo.setAccessibleName("Use")
             combo.activated.connect(lambda _i, c=combo: self.commitData.emit(c))
             return combo
@@ -215,7 +221,7 @@ class _RoomDelegate(QStyledItemDelegate):
     def setEditorData(self, editor: QWidget, index: _Index) -> None:
         if isinstance(editor, QComboBox):
             # None picked yet: the first letter typed picks the first use with it.
-            editor.setCurrentIndex(editor.findText(str(index.data(Qt.ItemDataRole.EditRole))))
+            editor.setCurrentIndex(editor.findData(str(index.data(Qt.ItemDataRole.EditRole))))
             return
         if isinstance(editor, QLineEdit) and editor.isModified():
             return  # committed while typing: keep the cursor where it is
@@ -223,7 +229,7 @@ class _RoomDelegate(QStyledItemDelegate):
 
     def setModelData(self, editor: QWidget, model: QAbstractItemModel, index: _Index) -> None:
         if isinstance(editor, QComboBox):
-            model.setData(index, editor.currentText(), Qt.ItemDataRole.EditRole)
+            model.setData(index, editor.currentData() or "", Qt.ItemDataRole.EditRole)
             return
         super().setModelData(editor, model, index)
 
@@ -452,11 +458,13 @@ class OccupancyWindow(QWidget):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
             width = number
             if key == USE:
-                width = self.fontMetrics().horizontalAdvance("sleeping") + 48
-            elif key == MECHANICAL:
-                width = self.fontMetrics().horizontalAdvance("Mech.") + 28
+                width = self.fontMetrics().horizontalAdvance(use_label("sleeping")) + 48
+            elif key in FLAGS:
+                title_lines = COLUMNS[column].title.split("\n")
+                width = max(self.fontMetrics().horizontalAdvance(t) for t in title_lines) + 28
             header.resizeSection(column, width)
         self.table.setMinimumWidth(self.fontMetrics().horizontalAdvance("Bedroom 2") + 40)
+        self._show_code_columns()
 
         self.add_button = QPushButton("&Add room", self)
         self.add_button.setObjectName("addRoom")
@@ -468,7 +476,7 @@ class OccupancyWindow(QWidget):
         self.remove_button.clicked.connect(self._remove_current)
         keys_hint = QLabel(
             "Type in a cell; Tab to the next one, Ctrl+Tab out of the table. A letter picks the "
-            "use; Space ticks Mech. vent. Ctrl+N or Insert adds a room, Delete removes it.",
+            "use (b: bedroom); Space ticks a box. Ctrl+N or Insert adds a room, Delete removes it.",
             self,
         )
         keys_hint.setObjectName("noteText")
@@ -554,16 +562,6 @@ class OccupancyWindow(QWidget):
         shortfalls_label.setObjectName("fieldLabel")
         shortfalls_label.setBuddy(self.shortfalls)
 
-        note = QLabel(
-            "A top half-story attic or a kitchen lit artificially (512-11A, 512-11G): use "
-            "permitdesk housing occupancy.",
-            self,
-        )
-        note.setObjectName("noteText")
-        note.setWordWrap(True)
-        # Ch. 512's own cases: only under that code (Hudson's screens cite no Ch. 512).
-        self.ch512_note = note
-        note.setVisible(self.presenter.code == "ch-512")
         self.print_button = QPushButton("&Print…", self)
         self.print_button.setObjectName("printOccupancy")
         self.print_button.setToolTip("Print the rooms and the result on one page (Ctrl+P)")
@@ -598,7 +596,7 @@ class OccupancyWindow(QWidget):
         self.attach_status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.attach_status.setVisible(False)
         buttons = QHBoxLayout()
-        buttons.addWidget(note, 1)
+        buttons.addStretch(1)
         buttons.addWidget(self.attach_case_button)
         buttons.addWidget(self.attach_licence_button)
         buttons.addWidget(self.print_button)
@@ -671,11 +669,18 @@ class OccupancyWindow(QWidget):
         if index.isValid():
             self.remove_room(index.row())
 
+    def _show_code_columns(self) -> None:
+        """Ch. 512's own cases (an attic half-story, a kitchen lit artificially) are columns only
+        under that code: Hudson's screens cite no Ch. 512."""
+        for column, key in enumerate(COLUMN_KEYS):
+            if key in CH_512_ONLY:
+                self.table.setColumnHidden(column, self.presenter.code != "ch-512")
+
     def _code_changed(self, _index: int) -> None:
         key = self.code_combo.currentData()
         if isinstance(key, str):
             self.presenter.set_code(key)
-            self.ch512_note.setVisible(key == "ch-512")
+            self._show_code_columns()
             self.show_result()
 
     def _stated_changed(self, _text: str) -> None:
