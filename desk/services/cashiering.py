@@ -977,6 +977,20 @@ def _refund_case(
     )
 
 
+def refund_grounds(uow: UnitOfWork, municipality_id: int) -> tuple[RefundGround, ...]:
+    """The grounds a fee is refunded on here: the plumbing void only where the municipality's
+    ordinance has it (Glendale 15.1.42, its clerical fee set); a street deposit is returned from
+    the Deposits section (15.1.43), not as a fee refund."""
+    with uow:
+        settings = settings_of(_municipality(uow, municipality_id))
+    return tuple(
+        g
+        for g in RefundGround
+        if g is not RefundGround.STREET_DEPOSIT
+        and (g is not RefundGround.PLUMBING_VOID or settings.rules.plumbing_clerical is not None)
+    )
+
+
 def refund_quote(
     uow: UnitOfWork,
     clock: Clock,

@@ -65,12 +65,9 @@ PART_SECTIONS = {
 }
 USERS = {"cashier": "treasurer", "treasurer": "treasurer"}
 # Known: New Lisbon (ch. 435) prints Glendale's reports (15.1.6(c), 15.1.74(b) due dates, City
-# licences 15.1.75) and its screens Glendale's permit-fee help (15.1.21, 15.1.42): not yet its own.
-# Hudson's refund reasons list Glendale's plumbing void (15.1.42, desk.domain.cashiering).
+# licences 15.1.75): not yet its own.
 KNOWN = {
-    ("screen", "new_lisbon"): "New Lisbon shows Glendale's ch. 15.1 permit-fee citations",
     ("report", "new_lisbon"): "New Lisbon prints Glendale's ch. 15.1 reports",
-    ("screen", "hudson"): "Hudson's refund reasons offer Glendale's 15.1.42 plumbing void",
 }
 # The housing code an administrator picks among the shipped ones (Administration →
 # Municipality): the list names every code; the choice shown is the municipality's own.

@@ -80,24 +80,26 @@ REFUND_ORDER_ROLES = tuple(
 
 # What each setting does, and where the rule comes from (shown under the field).
 HELP = {
-    "fees_due_section": "Cited when a permit cannot be issued before its fees are paid "
-    "(Glendale 15.1.21).",
-    "no_refund_once_issued": "No fees are refunded once the permit is issued (Glendale 15.1.21 "
-    "NOTE, 15.1.56(a)(5), 15.1.80(a)(5)).",
+    # Written for any permit ordinance: each municipality's screen cites only its own.
+    "fees_due_section": "Cited when a permit cannot be issued before its fees are paid: the "
+    "section of the ordinance that says fees are paid at issuance.",
+    "no_refund_once_issued": "No fees are refunded once the permit is issued, where the "
+    "ordinance says so.",
     "plumbing_clerical": "Kept for clerical expense when a plumbing permit is voided at the "
-    "plumber's request before any inspection (15.1.42). Empty: no such rule.",
+    "plumber's request before any inspection, where the ordinance keeps such a fee. Empty: no "
+    "such rule.",
     "withdrawn_refund": "An application withdrawn before issuance: full, none, or less N "
     "(N dollars kept). The ordinances say nothing; full unless the Council decides.",
     "denied_refund": "An application denied before issuance: full, none, or less N.",
     "nsf_charge": "Added to the permit when a check comes back unpaid; 0.00 for none. Neither "
     "ordinance sets one; the Council may.",
-    "admin_cost_account": "A GL account number books each fee's administrative cost (the 40% "
-    "of 15.1.21) apart; empty books it with its fee.",
+    "admin_cost_account": "A GL account number books each fee's administrative cost (the "
+    "percentage the fee schedule adds) apart; empty books it with its fee.",
     "vacate_days": "Days a condemned dwelling has to be vacated (Hudson ch. 140 C: 60).",
     "fee_schedule_date": "The date that picks the fee schedule version a permit is priced with.",
     "refund_order_role": "A street deposit is returned on the City Engineer's order by the City "
-    "Clerk (Glendale 15.1.43). An office with no engineer user names the role that orders it "
-    "for him; the engineer's role always may.",
+    "Clerk. An office with no engineer user names the role that orders it for him; the "
+    "engineer's role always may.",
     "c404_high_value": "Census Form C-404 lists each new-housing permit valued at or above "
     "this on its own line (whole dollars).",
     "placename": "As the county's parcel file names it (its PLACENAME column): an import keeps "

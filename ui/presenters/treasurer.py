@@ -84,6 +84,8 @@ class TreasuryBackend(Protocol):
 
     def inspections_made(self, permit_id: int) -> tuple[InspectionMade, ...]: ...
 
+    def refund_grounds(self) -> tuple[RefundGround, ...]: ...
+
     def refund_quote(
         self, permit_id: int, ground: RefundGround, filed_on: date | None
     ) -> RefundDecision: ...
@@ -747,6 +749,9 @@ class SqlTreasury:
 
     def inspections_made(self, permit_id: int) -> tuple[InspectionMade, ...]:
         return cashiering.inspections_made(self._uow(), permit_id)
+
+    def refund_grounds(self) -> tuple[RefundGround, ...]:
+        return cashiering.refund_grounds(self._uow(), self._mid)
 
     def refund_quote(
         self, permit_id: int, ground: RefundGround, filed_on: date | None

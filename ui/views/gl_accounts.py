@@ -250,10 +250,20 @@ class GlAccountsView(QWidget):
         return {i.code: i.description for i in version.items} if version else {}
 
     def load(self) -> None:
-        self.presenter.load()
+        try:
+            self.presenter.load()
+            summary = self.presenter.summary
+        except ValidationError:
+            # A municipality on no shipped ordinance (Hudson's code enforcement only) has no
+            # ledger to load: say so rather than fail on opening the section.
+            self.presenter.accounts, self.presenter.codes = [], []
+            summary = (
+                "No general-ledger accounts: none are shipped for a municipality without a "
+                "permit ordinance."
+            )
         self.accounts_model.reset()
         self.codes_model.reset()
-        self.summary.setText(self.presenter.summary)
+        self.summary.setText(summary)
         self.loaded = True
 
     def _current_code_row(self) -> int:

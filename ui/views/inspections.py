@@ -40,7 +40,7 @@ from PySide6.QtWidgets import (
 from db import inspection_queries as iq
 from db.database import Database
 from desk.clock import Clock
-from desk.domain.inspections import Result
+from desk.domain.inspections import Result, Timing, sequences_for
 from desk.domain.kinds import kinds_for
 from desk.domain.permissions import Permission, allowed
 from desk.errors import DeskError
@@ -107,6 +107,13 @@ def _table(parent: QWidget, name: str, model: StopsModel) -> QTableView:
     table.setModel(model)
     table.setAlternatingRowColors(True)
     return inspection_table(table, name)
+
+
+# How often each recurring visit is due, in words.
+VISIT_RULES = {
+    Timing.EROSION_SEASON: "monthly March–October, twice November–February",
+    Timing.ANNUAL: "once a year",
+}
 
 
 def _button(parent: QWidget, text: str, name: str) -> QPushButton:
@@ -189,9 +196,18 @@ class InspectionsView(QWidget):
         self.cancel_button = _button(page, "Ca&ncel request…", "cancelInspection")
         self.open_request_button = _button(page, "Open &permit", "openRequestPermit")
         self.visits_button = _button(page, "Generate site &visits", "generateVisits")
+        # Only where the ordinance has recurring visits (Glendale's erosion control sites,
+        # 15.2.9, and grease interceptors, 15.1.57(c)); the tooltip names each with its section.
+        recurring = [
+            t for s in sequences_for(self.session.municipality_key) for t in s.types if t.recurring
+        ]
+        self.visits_button.setVisible(bool(recurring))
         self.visits_button.setToolTip(
-            "Erosion control sites: monthly March–October, twice November–February (15.2.9); "
-            "grease interceptors: once a year (15.1.57(c))"
+            "; ".join(
+                dict.fromkeys(
+                    f"{t.label}: {VISIT_RULES[t.timing]} ({t.section})" for t in recurring
+                )
+            )
         )
         self.schedule_button.clicked.connect(lambda: self.schedule_selected())
         self.cancel_button.clicked.connect(self.cancel_selected)

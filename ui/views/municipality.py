@@ -147,7 +147,7 @@ class MunicipalityView(QWidget):
         right.addRow(permits_title, self.permits_label)
         right.addRow(self._gap())
         right.addRow(section_title("Settings"))
-        self._line(right, "fees_due_section", "e.g. 15.1.21")
+        self._line(right, "fees_due_section", "the ordinance's section")
         self._flag(right, "no_refund_once_issued", "In force")
         self._line(right, "plumbing_clerical", "e.g. 10.00; empty: no such rule")
         self._line(right, "withdrawn_refund", "full, none or less N")

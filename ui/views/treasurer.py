@@ -54,7 +54,6 @@ from ui.presenters.treasurer import (
     ACCOUNT_COLUMNS,
     CLOSE_COLUMNS,
     CREDIT_COLUMNS,
-    GROUNDS,
     OPEN_CLOSE_COLUMNS,
     TURNOVER_COLUMNS,
     DailyClosePresenter,
@@ -892,9 +891,10 @@ class RefundsPage(QWidget):
         self.found = _note(self)
         self.ground = QComboBox(self)
         self.ground.setObjectName("refundGround")
-        for g in GROUNDS:
+        # Only the grounds this municipality's ordinance has (the plumbing void: 15.1.42).
+        for g in view.backend.refund_grounds():
             self.ground.addItem(g.label, g.value)
-        self.ground.setCurrentIndex(GROUNDS.index(p.ground))
+        self.ground.setCurrentIndex(max(0, self.ground.findData(p.ground.value)))
         self.ground.currentIndexChanged.connect(self._ground_changed)
         # 15.1.42: the inspections made come from the register; the treasurer cannot type them.
         self.inspections = _note(self, "inspectionsMade")
