@@ -525,11 +525,16 @@ class MainWindow(QMainWindow):
             event.ignore()  # an unsaved application: the clerk chose to keep it
             return
         # Every other window of the session (a case, a person, a dialog) closes with it:
-        # nothing of this user's stays on screen for the next one, and the app can end.
-        self.session_lock.stop()
+        # nothing of this user's stays on screen for the next one, and the app can end. A form
+        # with unsaved changes asks first; kept, the session stays open with it.
         for child in self.findChildren(QWidget):
             if child.isWindow() and (child.isVisible() or child in self.session_lock.hidden):
-                child.close()
+                if self.sign_out_reason and hasattr(child, "dirty"):
+                    child.dirty = False  # signed out: it can no longer be saved
+                if not child.close():
+                    event.ignore()
+                    return
+        self.session_lock.stop()
         if self._refused in self.database.signed_out_listeners:
             self.database.signed_out_listeners.remove(self._refused)
         self.live.stop()

@@ -427,6 +427,13 @@ def unpaid_shortfall(uow: UnitOfWork, permit_id: int) -> str | None:
     return unpaid_message(_balance(uow, permit, settings), settings.fees_due_section)
 
 
+def amount_due(uow: UnitOfWork, permit_id: int) -> Decimal:
+    """What is still owed on the permit (negative when overpaid). Runs inside an open unit of
+    work and writes nothing."""
+    permit = _permit(uow, permit_id)
+    return _balance(uow, permit, settings_of(_municipality(uow, permit.municipality_id))).due
+
+
 def payer_key(party_id: int | None, name: str) -> str:
     """Whose credit: the party on record, else the name as typed (case and spaces folded)."""
     if party_id is not None:

@@ -65,7 +65,7 @@ from desk.domain.model import (
 from desk.domain.numbering import format_number
 from desk.domain.permissions import Permission, allowed, require
 from desk.errors import NotFound, PermissionDenied, RuleViolation, ValidationError
-from desk.services.cashiering import add_fee_line_within, unpaid_shortfall
+from desk.services.cashiering import add_fee_line_within, amount_due
 from desk.services.fees import failure_to_call_occurrence
 from desk.services.uow import UnitOfWork
 from desk.text import sentence_start
@@ -701,7 +701,7 @@ class CertificateResult:
     certificate_id: int
     number: str
     temporary_until: date | None
-    balance_due: str | None = None  # fees charged since issuance and unpaid, in words
+    balance_due: Decimal = Decimal("0.00")  # fees charged since issuance and not yet paid
 
 
 def issue_certificate(
@@ -766,7 +766,7 @@ def issue_certificate(
         )
         uow.inspections.add(cert)
         uow.flush()
-        balance_due = unpaid_shortfall(uow, c.permit_id)
+        balance_due = max(amount_due(uow, c.permit_id), Decimal("0.00"))
         uow.commit()
         assert cert.id is not None
         return CertificateResult(cert.id, cert.number, cert.temporary_until, balance_due)

@@ -61,6 +61,13 @@ def cell(view: FeeSchedulesView, code: str, key: str) -> str:
     return str(model.data(model.index(row, model.column_of(key))))
 
 
+@pytest.fixture(autouse=True)
+def discard_drafts_at_the_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A test that leaves a changed draft open: closing the main window at teardown asks
+    whether to discard it; the answer is yes (a test that asks itself patches this again)."""
+    monkeypatch.setattr(dialogs, "ask", lambda *_a, **_k: True)
+
+
 def version_labels(view: FeeSchedulesView) -> list[str]:
     return [row.label for row in view.versions_model.rows]
 
@@ -229,6 +236,25 @@ def test_closing_with_unsaved_edits_asks_first(
     assert not dialog.isVisible()
     assert questions == ["Discard this new version? Nothing of it has been saved."] * 2
     assert version_labels(view) == ["Glendale 15.1.21 (shipped)"]
+
+
+def test_quitting_with_an_unsaved_draft_asks_and_kept_keeps_the_session_open(
+    qtbot: QtBot,
+    admin_window: MainWindow,
+    view: FeeSchedulesView,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    answers = [False, True]
+    monkeypatch.setattr(dialogs, "ask", lambda *_a, **_k: answers.pop(0))
+    dialog = view.open_new_version()
+    assert dialog is not None
+    edit_cell(qtbot, dialog, "RES-STATE-SEAL", "rates", "40.00")
+    admin_window.show()
+    assert not admin_window.close()  # "No": the draft and the session stay
+    assert dialog.isVisible() and admin_window.isVisible()
+    assert admin_window.close()  # "Yes": discarded, and the window closes
+    assert not dialog.isVisible()
+    assert answers == []
 
 
 def test_closing_without_edits_does_not_ask(

@@ -246,8 +246,10 @@ def test_a_phone_request_becomes_a_rejection_a_paid_reinspection_a_final_and_a_c
     qtbot.keyClick(view.day_table, Qt.Key.Key_P)
     assert "The permit is completed as of 03/23/2026." in seen.told[-2]
     assert seen.asked[-1].startswith("The final inspection passed. Issue the certificate")
-    assert seen.told[-1].startswith("Certificate 2026-0001 is issued. Fees of")
-    assert "$70.00 is due" in seen.told[-1]
+    assert seen.told[-1] == (
+        "Certificate 2026-0001 is issued. $70.00 is still due on this permit. The certificate "
+        "does not wait for it (15.1.13); the counter collects it."
+    )
     certificate = seen.saved[-1]
     assert certificate.name == "certificate-of-occupancy-2026-0001.pdf"
     text = pdf_text(certificate)

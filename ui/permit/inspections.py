@@ -11,6 +11,7 @@ open with everything typed and says why, pointing at the field the service named
 from __future__ import annotations
 
 from datetime import date, timedelta
+from decimal import Decimal
 from pathlib import Path
 from typing import TypeVar
 
@@ -482,18 +483,23 @@ class ExtendOrderDialog(ActionDialog):
 # --------------------------------------------------------------------------- certificate
 
 
-def balance_note(context: PermitContext) -> str:
+def balance_note(due: Decimal) -> str:
     """Fees charged since issuance and not paid: the certificate does not wait for them
     (15.1.13 names its conditions), but the inspector and the owner are told."""
-    from desk.services.cashiering import permit_balance
-
-    balance = permit_balance(context.database.uow(), context.clock, context.permit_id)
-    if balance.due <= 0:
+    if due <= 0:
         return ""
     return (
-        f"{format_amount(balance.due)} is still due on this permit. The certificate does not "
-        "wait for it (15.1.13); the counter collects it."
+        f"{format_amount(due)} is still due on this permit. The certificate does not wait for "
+        "it (15.1.13); the counter collects it."
     )
+
+
+def _due_on(context: PermitContext) -> Decimal:
+    from db.cash_queries import payable_permit
+
+    with context.database.read() as conn:
+        found = payable_permit(conn, context.permit_id)
+    return found.due if found is not None else Decimal("0.00")
 
 
 class CertificateDialog(ActionDialog):
@@ -535,7 +541,7 @@ class CertificateDialog(ActionDialog):
         self.temporary.setChecked(temporary)
         self._temporary_changed(temporary)
         self.certificate: CertificateResult | None = None
-        self.balance_note = balance_note(context)
+        self.balance_note = balance_note(_due_on(context))
         if self.balance_note:
             self.note.setText(f"{self.note.text()}\n\n{self.balance_note}")
             self.note.setVisible(True)
@@ -824,8 +830,8 @@ class InspectionsTab(PermitTab):
             and dialogs.ask(
                 self,
                 "Certificate of occupancy",
-                f"Certificate {dialog.certificate.number} is issued."
-                + (f" {dialog.certificate.balance_due}" if dialog.certificate.balance_due else "")
+                f"Certificate {dialog.certificate.number} is issued. "
+                + balance_note(dialog.certificate.balance_due)
                 + " Print it now?",
                 default_yes=True,
             )
@@ -873,12 +879,12 @@ def after_result(parent: QWidget, context: PermitContext, dialog: ResultDialog) 
             temporary=o.temporary_certificate,
         )
         if actions.exec_dialog(cert) and cert.certificate is not None:
-            if cert.certificate.balance_due:  # issued all the same (15.1.13): say what is owed
+            owed = balance_note(cert.certificate.balance_due)
+            if owed:  # issued all the same (15.1.13): say what is owed
                 dialogs.inform(
                     parent,
                     "Certificate of occupancy",
-                    f"Certificate {cert.certificate.number} is issued. "
-                    f"{cert.certificate.balance_due}",
+                    f"Certificate {cert.certificate.number} is issued. {owed}",
                 )
             print_certificate(parent, context.database, cert.certificate.certificate_id)
 

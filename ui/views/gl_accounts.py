@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 
 from db.database import Database
 from desk.clock import Clock
+from desk.domain.kinds import kinds_for
 from desk.errors import DeskError, ValidationError
 from desk.services import cashiering, fees
 from ui import dialogs, focus
@@ -254,8 +255,10 @@ class GlAccountsView(QWidget):
             self.presenter.load()
             summary = self.presenter.summary
         except ValidationError:
-            # A municipality on no shipped ordinance (Hudson's code enforcement only) has no
+            # A municipality on no permit ordinance (Hudson's code enforcement only) has no
             # ledger to load: say so rather than fail on opening the section.
+            if kinds_for(self.session.municipality_key):
+                raise
             self.presenter.accounts, self.presenter.codes = [], []
             summary = (
                 "No general-ledger accounts: none are shipped for a municipality without a "
