@@ -290,13 +290,16 @@ def test_keyboard_and_mouse_input_put_the_lock_off(qtbot: QtBot, sample: Sample)
     window = window_for(qtbot, sample, clerk=False, idle_ms=20_000)
     timer = window.session_lock.watch.timer
     qtbot.wait(600)
-    assert 0 < timer.remainingTime() < 19_500
+    before = timer.remainingTime()
+    assert 0 < before < 19_500
     qtbot.keyClick(window.nav, Qt.Key.Key_Shift)
-    assert timer.remainingTime() > 19_700  # the countdown starts again
+    # The countdown starts again (margins for a busy machine, not a measure of speed).
+    assert timer.remainingTime() > before + 300
     qtbot.wait(600)
-    assert timer.remainingTime() < 19_500
+    before = timer.remainingTime()
+    assert before < 19_500
     qtbot.mouseMove(window.nav, QPoint(3, 3))
-    assert timer.remainingTime() > 19_700
+    assert timer.remainingTime() > before + 300
     assert not window.session_lock.locked
 
 

@@ -226,6 +226,7 @@ def test_the_application_refuses_a_party_whose_licence_expired_before_the_date()
     p.set_value("fee_amount", "120")
     assert p.choose_party(PartyRole.PLUMBER, "Kowalski")
     p.set_applied_on(date(2026, 6, 30))
+    p.confirm_date()  # after the test's today: the clerk said yes to the date
     application = p.application()
     assert application.parties == ((PartyRole.PLUMBER, 10),)
     p.set_applied_on(date(2026, 7, 1))
