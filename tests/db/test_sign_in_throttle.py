@@ -5,7 +5,6 @@ with the reason, for the administrator."""
 
 from __future__ import annotations
 
-import statistics
 import time
 from datetime import timedelta
 from typing import Any, Literal
@@ -223,14 +222,16 @@ def test_an_unknown_name_a_locked_account_and_a_wrong_password_take_the_same_tim
     users.lock(database.uow(), clock, reg.admin, reg.treasurer.user_id)
     kinds = {"unknown": "nobody-here", "locked": "terry", "wrong password": "carol"}
     times: dict[str, list[float]] = {kind: [] for kind in kinds}
-    for _ in range(7):  # in turn, so a busy moment of the machine falls on every kind
+    for _ in range(9):  # in turn, so a busy moment of the machine falls on every kind
         for kind, name in kinds.items():
             clock.advance(sign_ins.LONGEST_WAIT)  # never in a wait: each is checked
             start = time.perf_counter()
             assert attempt(database, clock, name, "guess-1234") == REFUSED
             times[kind].append(time.perf_counter() - start)
-    medians = {kind: statistics.median(t) for kind, t in times.items()}
-    assert max(medians.values()) <= 1.2 * min(medians.values()), medians
+    # The quickest of each kind is its own cost: a busy moment of a loaded machine (other
+    # tests running beside this one) only ever adds time, and the median still carried it.
+    quickest = {kind: min(t) for kind, t in times.items()}
+    assert max(quickest.values()) <= 1.2 * min(quickest.values()), times
 
 
 def test_starting_the_program_computes_no_password_hash() -> None:
