@@ -27,6 +27,7 @@ from desk.domain.licensing import (
     Outcome,
     Placard,
 )
+from desk.domain.ordinances import Part, Provides
 from desk.errors import NotFound
 
 cl = schema.city_licence
@@ -485,13 +486,18 @@ def month_licences(
 
 
 def licensing_section(
-    conn: Connection, municipality_id: int, period: r.Period, trade: str | None
+    conn: Connection,
+    municipality_id: int,
+    period: r.Period,
+    trade: str | None,
+    provides: Provides,
 ) -> r.LicensingSection:
     """The annual report's licences granted and revoked and dwellings condemned in the period:
     condemnations in the Council's and the building report, licences in the Council's and in
-    the licensed trade's (the electrical inspector's annual report, 15.1.74(b))."""
-    show_condemnations = trade in (None, "building")
-    trades = r.licence_trades(trade)
+    the licensed trade's (the electrical inspector's annual report, 15.1.74(b)); each only
+    where the municipality keeps that record."""
+    show_condemnations = trade in (None, "building") and provides.has(Part.CONDEMNATIONS)
+    trades = r.licence_trades(trade) if provides.has(Part.LICENCES) else ()
     if not recorded(conn):
         return r.LicensingSection(
             False, show_condemnations=show_condemnations, show_licences=bool(trades)

@@ -43,12 +43,14 @@ from sqlalchemy.types import TypeDecorator
 
 from db import licence_queries, schema
 from db.letterheads import letterhead_as_of
+from db.ordinance_queries import municipality_provides
 from desk.domain import reports as r
 from desk.domain.cashiering import AccountKind, AccountPurpose, EntrySource, ReversalKind
 from desk.domain.enums import PartyRole, PermitClass, PermitStatus, WorkClass
 from desk.domain.inspections import Result
 from desk.domain.kinds import PermitKind, kinds_for
 from desk.domain.model import InspectionStatus
+from desk.domain.ordinances import Part
 from desk.enforcement.model import (
     Channel,
     ClosureReason,
@@ -133,10 +135,21 @@ def check_report_offered(conn: Connection, municipality_id: int, kind: r.ReportK
 def _permit_report_check(head: r.Heading, kind: r.ReportKind) -> None:
     """A report made of permits alone is refused for a municipality with no permit kinds."""
     why = r.not_offered_reason(
-        kind, has_permit_kinds(head.municipality_key), f"the {head.municipality_name}"
+        kind,
+        has_permit_kinds(head.municipality_key),
+        f"the {head.municipality_name}",
+        cites=head.cites,
     )
     if why:
         raise RuleViolation(why)
+
+
+def _monthly_kind(trade: str | None) -> r.ReportKind:
+    """The monthly report of a trade (every trade: the permit report)."""
+    return {
+        "electrical": r.ReportKind.ELECTRICAL_MONTHLY,
+        "plumbing": r.ReportKind.PLUMBING_MONTHLY,
+    }.get(trade or "", r.ReportKind.MONTHLY)
 
 
 def _enforcement_only(head: r.Heading, trade: str | None) -> bool:
@@ -355,7 +368,11 @@ def monthly_report(
         r.year_to_date(year - 1, month),
     )
     figures = [activity(conn, municipality_id, key, period, trade) for period in periods]
-    trades = [trade] if trade else [*r.TRADE_LABELS]
+    licensing = municipality_provides(conn, municipality_id).has(Part.LICENCES)
+    # A row per trade the municipality has permit kinds of (New Lisbon's street permits are
+    # one row, not five rows of zeros), and any other that has figures.
+    kept = {k.trade for k in kinds_for(key)} | {t for f in figures for t in f}
+    trades = [trade] if trade else [t for t in r.TRADE_LABELS if t in kept]
     if trade is None and any(r.UNALLOCATED in f for f in figures):
         trades.append(r.UNALLOCATED)
     rows = tuple(r.TradeActivity(t, *(f.get(t, r.Activity()) for f in figures)) for t in trades)
@@ -375,13 +392,17 @@ def monthly_report(
         month=month,
         trade=trade,
         period=period,
-        due=r.monthly_report_due(year, month, trade),
+        due=r.due_for(_monthly_kind(trade), year, month, head.cites),
         rows=rows,
         permits_granted=tuple(granted),
         turnovers=tuple(turnovers(conn, municipality_id, period)) if trade is None else (),
-        # 15.1.74(b): "licenses and permits granted" (City licences, revision 0011).
-        licences=licence_queries.licence_counts_for(conn, municipality_id, periods, trade),
-        licences_granted=licence_queries.month_licences(conn, municipality_id, period, trade),
+        # 15.1.74(b): "licenses and permits granted", where the city licenses trades.
+        licences=licence_queries.licence_counts_for(conn, municipality_id, periods, trade)
+        if licensing
+        else (),
+        licences_granted=licence_queries.month_licences(conn, municipality_id, period, trade)
+        if licensing
+        else (),
         money=r.money_split(fees_by_account(conn, municipality_id, key, period, trade)),
         # Code enforcement (Hudson 140-3): the report of every trade only.
         enforcement=enforcement_section(conn, municipality_id, period, periods[2], always=only)
@@ -947,7 +968,9 @@ def annual_report(
         year=year,
         trade=trade,
         period=period,
-        due=r.electrical_annual_due(year) if trade == "electrical" else None,
+        due=r.due_for(r.ReportKind.ELECTRICAL_ANNUAL, year, None, head.cites)
+        if trade == "electrical"
+        else None,
         headline=headline,
         previous=heads[-2],
         trend=tuple(heads),
@@ -966,7 +989,9 @@ def annual_report(
         register=tuple(register),
         voided=voided,
         # 15.1.6(c) condemnations; City licences granted and revoked (revision 0011).
-        licensing=licence_queries.licensing_section(conn, municipality_id, period, trade),
+        licensing=licence_queries.licensing_section(
+            conn, municipality_id, period, trade, municipality_provides(conn, municipality_id)
+        ),
         register_starts=register_starts(conn, municipality_id),
         enforcement=enforcement_section(conn, municipality_id, period, hearings=True, always=only)
         if trade is None

@@ -32,6 +32,7 @@ from desk.domain.reports import (
     AnnualReport,
     Headline,
     change_words,
+    cite,
     no_data_words,
     trade_label,
 )
@@ -54,7 +55,6 @@ from reports.monthly import (
 )
 from reports.report_pdf import Col, Pdf, count, day, money
 
-COUNCIL_SECTION = "15.1.6(c)"
 # The summary's Change column: a number in the workbook (the change as a fraction of the previous
 # year's figure, shown as a signed percent), words in the PDF; where the previous year's figure is
 # 0 there is no percent and both say "n/a".
@@ -139,7 +139,8 @@ def cover_lines(rep: AnnualReport) -> tuple[str, str]:
     if rep.trade == "electrical":
         return (
             f"Annual report of the Electrical Inspector — {rep.year}",
-            f"filed with the City Clerk (15.1.74(b)) of the {head.municipality_name}",
+            cite("filed with the City Clerk", head.cites.electrical_annual)
+            + f" of the {head.municipality_name}",
         )
     if rep.trade:
         return (
@@ -148,7 +149,7 @@ def cover_lines(rep: AnnualReport) -> tuple[str, str]:
         )
     return (
         f"Annual report of the Building Inspector — {rep.year}",
-        f"to the Common Council of the {head.municipality_name} ({COUNCIL_SECTION})",
+        cite(f"to the Common Council of the {head.municipality_name}", rep.heading.cites.council),
     )
 
 
@@ -351,7 +352,7 @@ def _summary_and_tables_pdf(pdf: Pdf, rep: AnnualReport, register: bool) -> None
 
     # --- buildings erected
     if rep.trade in (None, "building"):
-        pdf.h1(f"Register of buildings erected ({COUNCIL_SECTION})")
+        pdf.h1(cite("Register of buildings erected", rep.heading.cites.council))
         pdf.note(
             "Number, description and size of the buildings permitted, the kind of materials and "
             "the cost of each, and the aggregate cost in each class. Voided permits are left out."
@@ -483,7 +484,7 @@ def _summary_and_tables_pdf(pdf: Pdf, rep: AnnualReport, register: bool) -> None
         label_width=4.0,
         heading="All money received, by whose it is",
     )
-    pdf.h2(f"Fees by the date received ({COUNCIL_SECTION})")
+    pdf.h2(cite("Fees by the date received", rep.heading.cites.council))
     pdf.table(
         [Col("Date", 1.2), Col("Receipts", 1.0, "RIGHT"), Col("Amount", 1.6, "RIGHT")],
         [[day(d.day), count(d.receipts), money(d.amount)] for d in rep.receipts_by_day],
@@ -600,7 +601,7 @@ def _sureties_pdf(pdf: Pdf, rep: AnnualReport) -> None:
     if not s.recorded:
         pdf.note(s.note)
         return
-    pdf.h2("Street deposits (15.1.43)")
+    pdf.h2(cite("Street deposits", rep.heading.cites.deposits))
     pdf.table(
         [
             Col("Permit", 0.72),
@@ -723,7 +724,7 @@ def export_annual_xlsx(rep: AnnualReport, out: Path, *, register: bool = True) -
         b = xlsx.add_sheet(wb, "Buildings erected")
         row = xlsx.write_title(
             b,
-            f"Register of buildings erected — {rep.year} ({COUNCIL_SECTION})",
+            cite(f"Register of buildings erected — {rep.year}", rep.heading.cites.council),
             [*lines, "Number, description, size, kind of materials and cost of each building."],
         )
         t_b = xlsx.write_table(
@@ -857,7 +858,7 @@ def export_annual_xlsx(rep: AnnualReport, out: Path, *, register: bool = True) -
 
     days = xlsx.add_sheet(wb, "Fees by date")
     row = xlsx.write_title(
-        days, f"Fees by the date received — {rep.year} ({COUNCIL_SECTION})", lines
+        days, cite(f"Fees by the date received — {rep.year}", rep.heading.cites.council), lines
     )
     t_d = xlsx.write_table(
         days,
@@ -1073,7 +1074,9 @@ def _sureties_xlsx(wb: Any, rep: AnnualReport, lines: list[str]) -> None:
     if not s.recorded:
         ws.cell(row=row, column=1, value=s.note)
         return
-    ws.cell(row=row, column=1, value="Street deposits (15.1.43)").font = xlsx.TOTAL_FONT
+    ws.cell(
+        row=row, column=1, value=cite("Street deposits", rep.heading.cites.deposits)
+    ).font = xlsx.TOTAL_FONT
     t = xlsx.write_table(
         ws,
         [
@@ -1173,7 +1176,7 @@ def _licensing_pdf(pdf: Pdf, rep: AnnualReport) -> None:
     licences granted and revoked."""
     s = rep.licensing
     if s.show_condemnations:
-        pdf.h2(f"Condemnations ({COUNCIL_SECTION})")  # the record 15.1.6(c) keeps
+        pdf.h2(cite("Condemnations", rep.heading.cites.council))  # the record 15.1.6(c) keeps
         if not s.recorded:
             pdf.note(f"Condemnations of buildings: {NOT_RECORDED}.")
         else:
@@ -1190,7 +1193,7 @@ def _licensing_pdf(pdf: Pdf, rep: AnnualReport) -> None:
             )
     if not s.show_licences:
         return
-    pdf.h1("City licences granted and revoked (15.1.75, 15.1.78)")
+    pdf.h1(cite("City licences granted and revoked", rep.heading.cites.licences_annual))
     if not s.recorded:
         pdf.note(f"City licences: {NOT_RECORDED}.")
         return
@@ -1212,7 +1215,7 @@ def _licensing_pdf(pdf: Pdf, rep: AnnualReport) -> None:
         else None,
         empty=f"No City licences were granted in {rep.year}.",
     )
-    pdf.h2("Licences revoked upon the Council's finding (15.1.78)")
+    pdf.h2(cite("Licences revoked upon the Council's finding", rep.heading.cites.revoked))
     pdf.table(
         [
             Col("Licence", 1.0),
@@ -1251,7 +1254,10 @@ def _licensing_xlsx(wb: Any, rep: AnnualReport, lines: list[str], raz: Any, row:
         ws = xlsx.add_sheet(wb, "Condemnations")
         start = xlsx.write_title(
             ws,
-            f"Dwellings condemned as unfit for human habitation — {rep.year} ({COUNCIL_SECTION})",
+            cite(
+                f"Dwellings condemned as unfit for human habitation — {rep.year}",
+                rep.heading.cites.council,
+            ),
             [*lines, "Grounds: B(1)–(3) as recorded; vacated within the period ordered."],
         )
         t = xlsx.write_table(
@@ -1291,7 +1297,9 @@ def _licensing_xlsx(wb: Any, rep: AnnualReport, lines: list[str], raz: Any, row:
         return
     lic = xlsx.add_sheet(wb, "City licences")
     start = xlsx.write_title(
-        lic, f"City licences granted and revoked — {rep.year} (15.1.75, 15.1.78)", lines
+        lic,
+        cite(f"City licences granted and revoked — {rep.year}", rep.heading.cites.licences_annual),
+        lines,
     )
     if not s.recorded:
         lic.cell(row=start, column=1, value=f"City licences: {NOT_RECORDED}.")
@@ -1332,7 +1340,9 @@ def _licensing_xlsx(wb: Any, rep: AnnualReport, lines: list[str], raz: Any, row:
         )
         row += 1
     lic.cell(
-        row=row, column=1, value="Revoked upon the Council's finding (15.1.78)"
+        row=row,
+        column=1,
+        value=cite("Revoked upon the Council's finding", rep.heading.cites.revoked),
     ).font = xlsx.TOTAL_FONT
     revoked = xlsx.write_table(
         lic,

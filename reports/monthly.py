@@ -63,6 +63,13 @@ def summary_sentence(rep: MonthlyReport) -> str:
     ) + _licence_sentence(rep)
 
 
+def _due_words(rep: MonthlyReport) -> str:
+    """' — due by Thursday 12/10/2026 (15.1.74(b), …)'; '' where the ordinance sets no day."""
+    if rep.due is None:
+        return ""
+    return f" — due by {day(rep.due.due)} ({rep.due.section})"
+
+
 def render_monthly_pdf(rep: MonthlyReport, out: Path) -> None:
     if rep.enforcement_only:
         _render_enforcement_monthly_pdf(rep, out)
@@ -71,11 +78,7 @@ def render_monthly_pdf(rep: MonthlyReport, out: Path) -> None:
     head = rep.heading
     pdf.letterhead()
     pdf.text(rep.title, "title")
-    pdf.text(
-        f"{head.inspector_name}, {head.inspector_title} — due by "
-        f"{day(rep.due.due)} ({rep.due.section})",
-        "label",
-    )
+    pdf.text(f"{head.inspector_name}, {head.inspector_title}{_due_words(rep)}", "label")
     pdf.space(6)
     pdf.text(summary_sentence(rep))
     trades = rep.rows
@@ -174,7 +177,9 @@ def export_monthly_xlsx(rep: MonthlyReport, out: Path) -> None:
         [
             head.municipality_name,
             f"{head.inspector_name}, {head.inspector_title}",
-            f"Due by {day(rep.due.due)} ({rep.due.section})",
+            f"Due by {day(rep.due.due)} ({rep.due.section})"
+            if rep.due is not None
+            else "The ordinance sets no day for this report",
         ],
     )
     money_cols = {k + 1 for k, (n, _) in enumerate(ACTIVITY_COLUMNS) if n in MONEY_FIELDS}
@@ -334,7 +339,9 @@ def _licences_xlsx(wb: Any, ws: Any, rep: MonthlyReport, row: int) -> None:
     """The licence figures under the activity tables, and a sheet of the month's licences."""
     if not rep.licences:
         return
-    ws.cell(row=row, column=1, value="City licences granted (15.1.74(b))").font = xlsx.TOTAL_FONT
+    ws.cell(
+        row=row, column=1, value=cite("City licences granted", rep.heading.cites.licences)
+    ).font = xlsx.TOTAL_FONT
     table = xlsx.write_table(
         ws,
         ["Trade", *_licence_titles(rep)],

@@ -161,6 +161,41 @@ ACT_211_SECTION = "s. 101.63(7m) Wis. Stats., SPS 320.09"
 COUNCIL_SECTION = "15.1.6(c)"
 
 
+@dataclass(frozen=True)
+class ReportCitations:
+    """What a permit ordinance asks of the reports: the sections they cite and the trades with
+    reports of their own. Empty for an ordinance that asks for none (New Lisbon ch. 435 sets no
+    report and no day): its reports are the office's own, cite nothing and are due on no day."""
+
+    monthly: str = ""  # the monthly reports, due on the 10th
+    electrical_annual: str = ""  # the electrical inspector's, due before March 1st
+    council: str = ""  # the annual report to the Council and its register of buildings
+    licences: str = ""  # the monthly report's City licences granted
+    licences_annual: str = ""  # the annual report's licences granted and revoked
+    revoked: str = ""  # licences revoked upon the Council's finding
+    deposits: str = ""  # street deposits held for the depositor
+    trades: tuple[str, ...] = ()  # the inspectors with reports of their own
+
+
+REPORT_CITATIONS: dict[str, ReportCitations] = {
+    "glendale": ReportCitations(
+        monthly=MONTHLY_SECTION,
+        electrical_annual=ELECTRICAL_ANNUAL_SECTION,
+        council=COUNCIL_SECTION,
+        licences="15.1.74(b)",
+        licences_annual="15.1.75, 15.1.78",
+        revoked="15.1.78",
+        deposits="15.1.43",
+        trades=("electrical", "plumbing"),
+    ),
+}
+
+
+def report_citations(ordinance: str) -> ReportCitations:
+    """The report rules of a municipality's permit ordinance (Municipality.ordinance)."""
+    return REPORT_CITATIONS.get(ordinance, ReportCitations())
+
+
 def monthly_report_due(year: int, month: int, trade: str | None = None) -> DueDate:
     """15.1.74(b): 'on or before the tenth (10th) day of each month' for the month before."""
     y, m = _next_month(year, month)
@@ -254,6 +289,10 @@ class Heading:
 
     def setting(self, key: str, default: str = "") -> str:
         return dict(self.settings).get(key, default)
+
+    @property
+    def cites(self) -> ReportCitations:
+        return report_citations(self.municipality_key)
 
 
 # --------------------------------------------------------------------------- activity figures
@@ -759,7 +798,7 @@ class MonthlyReport:
     month: int
     trade: str | None  # None: every trade
     period: Period
-    due: DueDate
+    due: DueDate | None  # None: the ordinance sets no day (New Lisbon ch. 435)
     rows: tuple[TradeActivity, ...]
     permits_granted: tuple[PermitLine, ...]
     turnovers: tuple[TurnoverLine, ...]
@@ -1738,18 +1777,30 @@ PERMIT_ONLY_REPORTS = frozenset(
 
 
 def not_offered_reason(
-    kind: ReportKind | None, has_permit_kinds: bool, who: str = "this municipality"
+    kind: ReportKind | None,
+    has_permit_kinds: bool,
+    who: str = "this municipality",
+    *,
+    cites: ReportCitations,
 ) -> str:
     """Why a report is not offered ('' when it is); kind None is the BLDS open-data export of
     permits. A municipality with no permit kinds gets the monthly and annual reports (its
-    code-enforcement report) and nothing made of permits."""
-    if has_permit_kinds or (kind is not None and kind not in PERMIT_ONLY_REPORTS):
-        return ""
-    what = "The BLDS export" if kind is None else f"The {kind.label}"
-    return (
-        f"{what} lists permits, and {who} has no permit kinds: it enforces its housing code "
-        "only (its monthly and annual reports cover code enforcement)."
-    )
+    code-enforcement report) and nothing made of permits; an inspector's own report (the
+    electrical and plumbing ones) only where the ordinance asks that inspector for one."""
+    if not has_permit_kinds and (kind is None or kind in PERMIT_ONLY_REPORTS):
+        what = "The BLDS export" if kind is None else f"The {kind.label}"
+        return (
+            f"{what} lists permits, and {who} has no permit kinds: it enforces its housing code "
+            "only (its monthly and annual reports cover code enforcement)."
+        )
+    trade = kind.trade if kind is not None else None
+    if kind is not None and trade is not None and trade not in cites.trades:
+        return (
+            f"The {kind.label} is the {trade_label(trade).lower()} inspector's report to the "
+            f"city, and {who}'s ordinance asks for none (the monthly and annual reports cover "
+            "every permit)."
+        )
+    return ""
 
 
 def report_label(kind: ReportKind, has_permit_kinds: bool) -> str:
@@ -1760,17 +1811,16 @@ def report_label(kind: ReportKind, has_permit_kinds: bool) -> str:
 
 
 def due_for(
-    kind: ReportKind, year: int, month: int | None, *, has_permit_kinds: bool = True
+    kind: ReportKind, year: int, month: int | None, cites: ReportCitations
 ) -> DueDate | None:
-    """The day the report is due; None where no rule sets one (the housing code sets no day
-    for the code-enforcement report: the Glendale 15.1.74(b) days are for permit reports)."""
-    if enforcement_only(has_permit_kinds):
-        return None
+    """The day the report is due; None where no rule sets one: the monthly and electrical
+    annual days are the permit ordinance's (Glendale 15.1.74(b)); a housing code and New Lisbon
+    ch. 435 set none."""
     if kind in (ReportKind.MONTHLY, ReportKind.PLUMBING_MONTHLY, ReportKind.ELECTRICAL_MONTHLY):
         assert month is not None
-        return monthly_report_due(year, month, kind.trade)
+        return monthly_report_due(year, month, kind.trade) if cites.monthly else None
     if kind is ReportKind.ELECTRICAL_ANNUAL:
-        return electrical_annual_due(year)
+        return electrical_annual_due(year) if cites.electrical_annual else None
     if kind is ReportKind.ACT211:
         assert month is not None
         return act211_due(year, month)

@@ -66,9 +66,7 @@ PART_SECTIONS = {
 USERS = {"cashier": "treasurer", "treasurer": "treasurer"}
 # Known: New Lisbon (ch. 435) prints Glendale's reports (15.1.6(c), 15.1.74(b) due dates, City
 # licences 15.1.75): not yet its own.
-KNOWN = {
-    ("report", "new_lisbon"): "New Lisbon prints Glendale's ch. 15.1 reports",
-}
+KNOWN: dict[tuple[str, str], str] = {}
 # The housing code an administrator picks among the shipped ones (Administration →
 # Municipality): the list names every code; the choice shown is the municipality's own.
 CODE_PICKERS = ("housing_code", "housingCode")
@@ -334,3 +332,22 @@ def test_every_report_prints_only_its_own_ordinance(
             problems += [f"{report}: {x}" for x in foreign(texts, provides)]
     assert "annual" in made and "monthly" in made
     assert not problems, f"{key}:\n" + "\n".join(problems)
+
+
+def test_new_lisbons_monthly_report_is_due_on_no_day_and_has_a_row_per_trade_it_permits(
+    demos: dict[str, Database],
+) -> None:
+    """Ch. 435 sets no day for a report (the 10th is Glendale's 15.1.74(b)); its street
+    permits are one trade's row, and it licenses no trade."""
+    from db.report_queries import annual_report, monthly_report
+
+    database = demos["new_lisbon"]
+    with database.read() as conn:
+        mid = conn.execute(text("SELECT id FROM municipality ORDER BY id LIMIT 1")).scalar_one()
+        monthly = monthly_report(conn, mid, 2026, 11)
+        annual = annual_report(conn, mid, 2025)
+    assert monthly.due is None
+    assert [t.trade for t in monthly.rows] == ["other"]
+    assert monthly.total.month.granted == monthly.rows[0].month.granted
+    assert monthly.licences == () and monthly.licences_granted == ()
+    assert not annual.licensing.show_condemnations and not annual.licensing.show_licences

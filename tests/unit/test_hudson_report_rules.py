@@ -32,19 +32,25 @@ def _figures(code: str) -> r.EnforcementFigures:
 
 def test_no_permit_kinds_makes_the_reports_code_enforcement_only() -> None:
     assert r.enforcement_only(False) and not r.enforcement_only(True)
-    offered = [k for k in r.ReportKind if not r.not_offered_reason(k, False)]
+    none = r.report_citations("")
+    offered = [k for k in r.ReportKind if not r.not_offered_reason(k, False, cites=none)]
     assert offered == [r.ReportKind.MONTHLY, r.ReportKind.ANNUAL]
-    assert r.not_offered_reason(r.ReportKind.C404, False, "the City of Hudson") == (
+    assert r.not_offered_reason(r.ReportKind.C404, False, "the City of Hudson", cites=none) == (
         "The Census Form C-404 lists permits, and the City of Hudson has no permit kinds: it "
         "enforces its housing code only (its monthly and annual reports cover code enforcement)."
     )
-    assert r.not_offered_reason(None, False).startswith("The BLDS export lists permits")
-    assert all(not r.not_offered_reason(k, True) for k in [*r.ReportKind, None])
+    assert r.not_offered_reason(None, False, cites=none).startswith("The BLDS export lists")
+    glendale = r.report_citations("glendale")
+    assert all(not r.not_offered_reason(k, True, cites=glendale) for k in [*r.ReportKind, None])
     assert r.report_label(r.ReportKind.MONTHLY, False) == "Monthly code-enforcement report"
     assert r.report_label(r.ReportKind.MONTHLY, True) == "Monthly permit activity"
     # Glendale's 15.1.74(b) days are for permit reports; the housing code sets none.
-    assert r.due_for(r.ReportKind.MONTHLY, 2026, 4, has_permit_kinds=False) is None
-    assert r.due_for(r.ReportKind.MONTHLY, 2026, 4) is not None
+    hudson = r.report_citations("")  # no permit ordinance
+    assert r.due_for(r.ReportKind.MONTHLY, 2026, 4, hudson) is None
+    glendale = r.report_citations("glendale")
+    assert r.due_for(r.ReportKind.MONTHLY, 2026, 4, glendale) == r.DueDate(
+        "Monthly permit report", date(2026, 5, 10), "15.1.74(b), 15.1.34(b)(8)"
+    )
 
 
 def test_the_figures_cite_hudson_140_sections_and_ch_512_by_its_chapter() -> None:
@@ -115,3 +121,26 @@ def test_the_presenter_offers_hudson_its_two_reports_only() -> None:
     g.choose("c404")
     g.choose("annual")
     assert g.offers_register
+
+
+def test_new_lisbon_reports_are_its_own_with_no_glendale_day_or_section() -> None:
+    """Ch. 435 asks for no report: the monthly and annual reports are the office's own, due on
+    no day and citing nothing; the plumbing and electrical inspectors' reports (Glendale
+    15.1.34(b)(8), 15.1.74(b)) are not offered."""
+    p = pr.ReportsPresenter(
+        lambda: TODAY, True, "the City of New Lisbon", r.report_citations("new_lisbon")
+    )
+    offered = [k for k, _ in p.choices if not p.not_offered(k)]
+    assert offered == ["monthly", "annual", "c404", "act211", "blds"]
+    assert p.not_offered("electrical_annual") == (
+        "The Electrical annual report is the electrical inspector's report to the city, and "
+        "the City of New Lisbon's ordinance asks for none (the monthly and annual reports "
+        "cover every permit)."
+    )
+    assert p.due_line("monthly") == "April 2026: the office's own"
+    assert p.due_line("annual") == "Yearly, to the Council"
+    assert p.due_text == "The month's permit activity; the ordinance sets no day for this report."
+    p.choose("annual")
+    assert p.due_text == "The annual report goes to the Common Council; the ordinance sets no day."
+    with pytest.raises(ValidationError, match="report: The Plumbing monthly report is the"):
+        p.choose("plumbing_monthly")

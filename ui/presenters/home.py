@@ -15,14 +15,12 @@ from desk.clock import Clock
 from desk.domain import attention as a
 from desk.domain.attention import Group, Item
 from desk.domain.enums import Role
+from desk.domain.reports import report_citations
 from desk.services.attention import BackupDue, backup_due, check_applications
 from desk.services.lifecycle import lapsing_within
 from desk.services.sureties import expiry_watch
 from ui.presenters.formatting import count_of, format_date
 from ui.presenters.session import Session
-
-# The trades whose inspectors report monthly, by municipality (15.1.74(b), 15.1.34(b)(8)).
-REPORTING_TRADES = {"glendale": ("electrical", "plumbing")}
 
 
 class HomePresenter:
@@ -74,7 +72,7 @@ class HomePresenter:
                 conn, mid, today, self.session.actor.user_id if mine else None
             )
         if key == "reports_due":
-            trades = REPORTING_TRADES.get(self.session.municipality_key, ())
+            trades = report_citations(self.session.municipality_key).trades
             return [
                 Item(d.what, f"{d.words(today)} ({d.section})", section=a.REPORTS)
                 for d in a.reports_due(today, trades)

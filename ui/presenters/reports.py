@@ -41,9 +41,18 @@ def choices(has_permit_kinds: bool = True) -> tuple[tuple[str, str], ...]:
     )
 
 
-def not_offered(key: str, has_permit_kinds: bool = True, who: str = "this municipality") -> str:
+GLENDALE = r.report_citations("glendale")
+
+
+def not_offered(
+    key: str,
+    has_permit_kinds: bool = True,
+    who: str = "this municipality",
+    cites: r.ReportCitations = GLENDALE,
+) -> str:
     """Why the report is not offered here ('' when it is): the list's tooltip."""
-    return r.not_offered_reason(None if key == BLDS else r.ReportKind(key), has_permit_kinds, who)
+    kind = None if key == BLDS else r.ReportKind(key)
+    return r.not_offered_reason(kind, has_permit_kinds, who, cites=cites)
 
 
 @dataclass(frozen=True)
@@ -151,27 +160,32 @@ class SqlReportSource:
 # --------------------------------------------------------------------------- due dates
 
 
-def due_for_request(request: ReportRequest) -> r.DueDate | None:
+def due_for_request(request: ReportRequest, cites: r.ReportCitations) -> r.DueDate | None:
     kind = request.kind
     if kind is None:
         return None
-    return r.due_for(kind, request.year, None if kind.by_year else request.month)
+    return r.due_for(kind, request.year, None if kind.by_year else request.month, cites)
 
 
-def due_line(key: str, today: date, has_permit_kinds: bool = True) -> str:
+def due_line(
+    key: str, today: date, has_permit_kinds: bool = True, cites: r.ReportCitations = GLENDALE
+) -> str:
     """Under each report in the list: the next filing it is due for."""
     if not has_permit_kinds:
         return _enforcement_due_line(key)
     if key == BLDS:
         return "Open data, whenever published"
     kind = r.ReportKind(key)
+    if not_offered(key, has_permit_kinds, cites=cites):
+        return "Not offered: no such inspector's report"
     if kind is r.ReportKind.ANNUAL:
-        return "Yearly, to the Council (15.1.6(c))"
+        return r.cite("Yearly, to the Council", cites.council)
     if kind is r.ReportKind.C404:
         return "Monthly or yearly, to the Census"
     year, month = r.previous_month(today)
-    due = r.due_for(kind, today.year - 1 if kind.by_year else year, month)
-    assert due is not None
+    due = r.due_for(kind, today.year - 1 if kind.by_year else year, month, cites)
+    if due is None:  # the ordinance sets no day
+        return f"{_period_words(kind, today)}: the office's own"
     return f"{_period_words(kind, today)}: due {format_date(due.due)}"
 
 
@@ -199,19 +213,28 @@ ENFORCEMENT_DUE = {
 }
 
 
-def due_text(request: ReportRequest, today: date, has_permit_kinds: bool = True) -> str:
+def due_text(
+    request: ReportRequest,
+    today: date,
+    has_permit_kinds: bool = True,
+    cites: r.ReportCitations = GLENDALE,
+) -> str:
     if not has_permit_kinds:
         kind = request.kind
         return ENFORCEMENT_DUE.get(kind, "") if kind is not None else ""
-    due = due_for_request(request)
+    due = due_for_request(request, cites)
     if due is None:
         return {
-            r.ReportKind.ANNUAL: "The annual report goes to the Common Council (15.1.6(c)); the "
-            "ordinance sets no day.",
+            r.ReportKind.MONTHLY: "The month's permit activity; the ordinance sets no day for "
+            "this report.",
+            r.ReportKind.ANNUAL: r.cite(
+                "The annual report goes to the Common Council", cites.council
+            )
+            + "; the ordinance sets no day.",
             r.ReportKind.C404: "Form C-404 goes to the Census Bureau for the month (or the year "
             "for annual reporters).",
             None: "The BLDS files are open data: publish them whenever the office updates them.",
-        }[request.kind]
+        }.get(request.kind, "The ordinance sets no day for this report.")
     return f"{due.what}: {due.words(today)} — {due.section}"
 
 
@@ -224,11 +247,13 @@ class ReportsPresenter:
         today: Callable[[], date],
         has_permit_kinds: bool = True,
         municipality_name: str = "this municipality",
+        cites: r.ReportCitations = GLENDALE,
     ) -> None:
         self.today = today
         # False: code enforcement only (kinds_for(municipality_key) is empty, e.g. Hudson).
         self.has_permit_kinds = has_permit_kinds
         self.municipality_name = municipality_name
+        self.cites = cites  # what the permit ordinance asks of its reports
         self.key = r.ReportKind.MONTHLY.value
         year, month = r.previous_month(today())
         self.year = year
@@ -249,10 +274,10 @@ class ReportsPresenter:
         return choices(self.has_permit_kinds)
 
     def not_offered(self, key: str) -> str:
-        return not_offered(key, self.has_permit_kinds, self.municipality_name)
+        return not_offered(key, self.has_permit_kinds, self.municipality_name, self.cites)
 
     def due_line(self, key: str) -> str:
-        return due_line(key, self.today(), self.has_permit_kinds)
+        return due_line(key, self.today(), self.has_permit_kinds, self.cites)
 
     def choose(self, key: str) -> None:
         if key not in dict(CHOICES):
@@ -319,6 +344,7 @@ class ReportsPresenter:
             ReportRequest(self.key, self.year, self.month, self.whole_year),
             self.today(),
             self.has_permit_kinds,
+            self.cites,
         )
 
     @property

@@ -42,6 +42,7 @@ from PySide6.QtWidgets import (
 from db.database import Database
 from desk.clock import Clock
 from desk.domain.kinds import kinds_for
+from desk.domain.reports import report_citations
 from desk.errors import DeskError, ValidationError
 from ui import dialogs, focus
 from ui.presenters.reports import (
@@ -84,7 +85,10 @@ class ReportsView(QWidget):
         self.clock = clock
         # Code enforcement only (no permit kinds, e.g. Hudson): the permit reports are not offered.
         self.presenter = ReportsPresenter(
-            clock.today, bool(kinds_for(session.municipality_key)), session.municipality_name
+            clock.today,
+            bool(kinds_for(session.municipality_key)),
+            session.municipality_name,
+            report_citations(session.municipality_key),
         )
         self.source = SqlReportSource(database, session.municipality_id)
         self._workdir = tempfile.TemporaryDirectory(prefix="permitdesk-reports-")
