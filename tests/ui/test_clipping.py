@@ -335,30 +335,7 @@ def test_the_view_fits_1366_by_768_with_nothing_cut_off(
     assert not problems, f"{case.view} at 1366×768:\n" + "\n".join(problems)
 
 
-# Views whose forms are still wider than 1024 px: the fee schedule's form and items, the
-# Municipality screen's settings, the refund form's grounds. Strict: the mark must go when the
-# view is made to fit.
-NOT_YET_AT_1024 = {
-    "glendale-fees-admin",
-    "glendale-municipality-admin",
-    "glendale-treasurer:refunds-treasurer",
-    "new_lisbon-treasurer:refunds-treasurer",
-}
-
-
-def _small_cases() -> list[object]:
-    return [
-        pytest.param(
-            case,
-            marks=pytest.mark.xfail(strict=True, reason="not yet fitted to 1024×768"),
-        )
-        if str(case) in NOT_YET_AT_1024
-        else case
-        for case in _cases()
-    ]
-
-
-@pytest.mark.parametrize("case", _small_cases(), ids=str)
+@pytest.mark.parametrize("case", _cases(), ids=str)
 def test_the_view_fits_1024_by_768_and_scrolls_only_down(
     qtbot: QtBot, demos: dict[str, Database], case: Case
 ) -> None:

@@ -89,7 +89,7 @@ def edit_cell(qtbot: QtBot, dialog: NewFeeVersionDialog, code: str, key: str, te
     qtbot.keyClicks(editor, text)
     qtbot.keyClick(editor, Qt.Key.Key_Return)
     # The delegate commits and closes the editor on the next turn of the event loop.
-    qtbot.waitUntil(lambda: not dialog.table.viewport().findChildren(QLineEdit), timeout=2000)
+    qtbot.waitUntil(lambda: not dialog.table.viewport().findChildren(QLineEdit), timeout=10_000)
 
 
 def test_the_items_and_versions_models_pass_the_model_tester(

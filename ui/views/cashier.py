@@ -21,6 +21,7 @@ from PySide6.QtCore import (
     QAbstractTableModel,
     QModelIndex,
     QPersistentModelIndex,
+    QSize,
     QStringListModel,
     Qt,
     QTimer,
@@ -262,13 +263,27 @@ SIDE_BY_SIDE = 960
 MIN_WIDTH, MIN_HEIGHT = 560, 620
 
 
+class _Body(QWidget):
+    """A section's page: at least its least size, and taller where its contents need it (a
+    fixed least size would squash a page that stacks its parts on a narrow screen)."""
+
+    def __init__(self, parent: QWidget, least: QSize) -> None:
+        super().__init__(parent)
+        self.least = least
+
+    def minimumSizeHint(self) -> QSize:
+        return super().minimumSizeHint().expandedTo(self.least)
+
+    def sizeHint(self) -> QSize:
+        return super().sizeHint().expandedTo(self.least)
+
+
 def scrolled_body(view: QWidget, name: str, width: int, height: int) -> QVBoxLayout:
     """The section's page, at least `width` × `height`, in a scroll area filling `view`: on a
     small screen the section scrolls instead of forcing the main window wider than the screen.
     Returns the page's layout, to fill."""
-    body = QWidget(view)
+    body = _Body(view, QSize(width, height))
     body.setObjectName(name)
-    body.setMinimumSize(width, height)
     body_layout = QVBoxLayout(body)
     body_layout.setContentsMargins(16, 12, 16, 12)
     scroll = page_scroll(view)

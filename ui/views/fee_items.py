@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ui.columns import shares
 from ui.models.fee_schedules import FeeItemsTableModel
 
 # Caps, in average characters: the unit of an acre item and a GL account name are long.
@@ -67,11 +68,13 @@ class _ItemColumns(QObject):
         check = table.style().pixelMetric(QStyle.PixelMetric.PM_IndicatorWidth) + 8
         natural: dict[int, int] = {}
         capped: dict[int, int] = {}
+        titles: dict[int, int] = {}
         for i, column in enumerate(model.columns):
             header.setSectionResizeMode(i, QHeaderView.ResizeMode.Interactive)
             if column.key == "description":
                 continue
             title = header_metrics.horizontalAdvance(column.title) + _PADDING
+            titles[i] = title
             widest = 0
             for row in range(model.rowCount()):
                 text = model.data(model.index(row, i)) or ""
@@ -82,9 +85,26 @@ class _ItemColumns(QObject):
             natural[i] = max(title, widest + _PADDING)
             cap = _CAPS.get(column.key)
             capped[i] = min(natural[i], max(title, cap * char)) if cap else natural[i]
-        # Long columns are capped only when the description would otherwise get too narrow.
+        # Long columns are capped only when the description would otherwise get too narrow;
+        # on a narrow screen (1024 px) the widest give up more room, never below their heading.
         room = table.viewport().width() - char * _MIN_DESCRIPTION_CHARS
-        widths = natural if sum(natural.values()) <= room else capped
+        if sum(natural.values()) <= room:
+            widths = natural
+        elif sum(capped.values()) <= room:
+            widths = capped
+        else:
+            keys = list(capped)
+            # The code names the item: as much of it as the headings leave room for.
+            spare = max(0, room - sum(titles.values()))
+            floor = [
+                min(capped[i], 14 * char, titles[i] + spare)
+                if model.columns[i].key == "code"
+                else titles[i]
+                for i in keys
+            ]
+            floor = [max(f, titles[i]) for f, i in zip(floor, keys, strict=True)]
+            cut = shares([capped[i] for i in keys], floor, room, ())
+            widths = dict(zip(keys, cut, strict=True))
         for i, width in widths.items():
             header.resizeSection(i, width)
         self.fit_description()

@@ -107,6 +107,7 @@ class FeeSchedulesView(QWidget):
 
         self.items_title = QLabel(self)
         self.items_title.setObjectName("sectionTitle")
+        self.items_title.setWordWrap(True)  # the version's terms: two lines on a narrow screen
         self.items_model = FeeItemsTableModel(self)
         self.items_table = items_table(self, "feeItemsTable")
         self.items_table.setModel(self.items_model)

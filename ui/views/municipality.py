@@ -53,6 +53,7 @@ from ui.presenters.municipality import (
 )
 from ui.presenters.new_municipality import KIND_CHOICES
 from ui.presenters.session import Session
+from ui.reflow import Reflow, holder
 from ui.views.common import note_label, section_title
 
 SECTION_TITLE = "Municipality"
@@ -177,13 +178,14 @@ class MunicipalityView(QWidget):
         self.period_rows: list[QWidget] = []
         self.period_keys: tuple[str, ...] = ()
 
-        columns = QHBoxLayout()
-        columns.setSpacing(32)
+        parts = []
         for form in (left, right):
             column = QVBoxLayout()  # the shorter column's rows stay together at the top
             column.addLayout(form)
             column.addStretch(1)
-            columns.addLayout(column, 1)
+            parts.append(holder(self, column))
+        # Two columns at 1366 px, one above the other at 1024: never scrolled sideways.
+        self.columns = Reflow(parts[0], parts[1], self, spacing=32)
 
         self.error_label = QLabel(self)
         self.error_label.setObjectName("errorText")
@@ -216,7 +218,7 @@ class MunicipalityView(QWidget):
         layout.addWidget(self.status_label)
         layout.addWidget(self.error_label)
         layout.addSpacing(8)
-        layout.addLayout(columns)
+        layout.addWidget(self.columns)
         layout.addStretch(1)
         self._update_buttons()
 

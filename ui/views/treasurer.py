@@ -63,6 +63,7 @@ from ui.presenters.treasurer import (
     SqlTreasury,
     TurnoversPresenter,
 )
+from ui.reflow import Reflow, holder
 from ui.views.cashier import CellsModel, _table, scrolled_body
 from ui.views.common import date_edit, enable, from_qdate, section_title, to_qdate
 
@@ -984,11 +985,11 @@ class RefundsPage(QWidget):
         right.addWidget(self.credits, 1)
         right.addLayout(credit_row)
         right.addWidget(self.credit_message)
-        layout = QHBoxLayout(self)
+        # Side by side at 1366 px; the credits under the refund form at 1024.
+        self.parts = Reflow(holder(self, left), holder(self, right), self, stretch=(3, 2))
+        layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 10, 0, 0)
-        layout.setSpacing(24)
-        layout.addLayout(left, 3)
-        layout.addLayout(right, 2)
+        layout.addWidget(self.parts)
         self._ground_changed()
 
     def load(self) -> None:
