@@ -53,7 +53,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from bench import counter, housing, parcels
+from bench import counter, housing, parcels, sign_in
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = Path(__file__).resolve().parent / ".cache"
@@ -984,6 +984,11 @@ def measure_housing() -> list[Row]:
     return [Row(*row) for row in housing.measure()]
 
 
+def measure_sign_in() -> list[Row]:
+    """11. A refused sign-in costs the same whatever the reason (bench/sign_in.py)."""
+    return [Row(*row) for row in sign_in.measure()]
+
+
 def print_table(rows: list[Row]) -> None:
     header = ("metric", "value", "floor", "ratio", "target", "result")
     lines = []
@@ -1021,7 +1026,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--only",
-        choices=["counter", "enforcement", "parcels", "housing"],
+        choices=["counter", "enforcement", "parcels", "housing", "sign-in"],
         help="run only this measurement (no 100k database for these)",
     )
     parser.add_argument(
@@ -1057,8 +1062,9 @@ def main(argv: list[str] | None = None) -> int:
         print()
         counter.print_counter_table(runs)
         return 1 if counter.failed(runs) else 0
-    if args.only in ("parcels", "housing"):
-        rows = measure_parcels() if args.only == "parcels" else measure_housing()
+    if args.only in ("parcels", "housing", "sign-in"):
+        only = {"parcels": measure_parcels, "housing": measure_housing, "sign-in": measure_sign_in}
+        rows = only[args.only]()
         print()
         print_table(rows)
         return 1 if any(r.note.startswith("error") for r in rows) else 0
@@ -1089,6 +1095,7 @@ def main(argv: list[str] | None = None) -> int:
     rows.extend(measure_enforcement_list(args.rebuild, enf_detail))
     rows.extend(measure_parcels())
     rows.extend(measure_housing())
+    rows.extend(measure_sign_in())
     runs = [] if args.no_counter else counter_flow()
     print()
     print_table(rows)

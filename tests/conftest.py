@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -26,6 +27,16 @@ settings.register_profile("permitdesk", deadline=None, derandomize=False)
 settings.load_profile("permitdesk")
 
 PG_ENV = "PERMITDESK_TEST_POSTGRES_URL"
+
+
+@pytest.fixture(autouse=True)
+def date_fields_count_by_the_wall_clock_again() -> Iterator[None]:
+    """A main window sets the clock every date field counts "today" by; the next test starts
+    from the wall clock, whatever window the last one built."""
+    yield
+    module = sys.modules.get("ui.date_field")
+    if module is not None:
+        module.use_office_clock(date.today)
 
 
 @pytest.fixture(autouse=True)

@@ -16,6 +16,7 @@ setMinimumDate()/setMaximumDate(); plus day() and, for a field that may be empty
 from __future__ import annotations
 
 import calendar
+import contextlib
 import datetime as dt
 from collections.abc import Callable, Iterable
 from datetime import date, timedelta
@@ -25,6 +26,7 @@ from PySide6.QtGui import QAction, QFocusEvent, QIcon, QKeyEvent, QPainter, QPix
 from PySide6.QtWidgets import (
     QCalendarWidget,
     QFrame,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
     QSizePolicy,
@@ -32,7 +34,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ui.presenters.date_text import DateTextError, date_text, parse_date
+from desk.errors import ValidationError
+from ui.presenters.date_text import (
+    TIME_EXAMPLE,
+    DateTextError,
+    date_text,
+    parse_date,
+    parse_time,
+    time_text,
+)
 
 DateLike = QDate | date
 MIN_DAY = date(1900, 1, 1)
@@ -70,6 +80,16 @@ def _calendar_icon() -> QIcon:
     return QIcon(pixmap)
 
 
+_office_today: list[Callable[[], dt.date]] = [dt.date.today]
+
+
+def use_office_clock(today: Callable[[], dt.date]) -> None:
+    """What "today" means in every date field made from now on without a clock of its own:
+    the register's clock (the main window sets it), so "today", "+3" and a new field's date
+    are the office's day, the same the services judge by."""
+    _office_today[0] = today
+
+
 def _plain(label: str) -> str:
     """A label's text without its mnemonic '&' and trailing colon."""
     return label.replace("&&", "\0").replace("&", "").replace("\0", "&").rstrip(":").strip()
@@ -104,12 +124,13 @@ class DateField(QLineEdit):
         *,
         optional: bool = False,
         label: str = "",
-        today: Callable[[], dt.date] = dt.date.today,
+        today: Callable[[], dt.date] | None = None,
     ) -> None:
         super().__init__(parent)
         if name:
             self.setObjectName(name)
-        self._today = today  # a view passes its clock's today; "today" means the office's day
+        # "today" means the office's day: the view's clock, else the app's (use_office_clock).
+        self._today = today if today is not None else _office_today[0]
         self._optional = optional
         self._label = label
         self._min = MIN_DAY
@@ -369,3 +390,47 @@ def date_errors(widgets: Iterable[QWidget]) -> list[tuple[DateField, str]]:
             if field.isEnabled() and (message := field.error()):
                 found.append((field, message))
     return found
+
+
+class MomentField(QWidget):
+    """A day and a time of day (a notice received at 4:45 PM): the date field above, and a
+    line the time is typed into (2:30 PM, 14:30, noon); two tab stops, neither taking the
+    keys meant for the other. The moment is in this workstation's time zone."""
+
+    def __init__(self, parent: QWidget, name: str, at: dt.datetime) -> None:
+        super().__init__(parent)
+        self.setObjectName(name)
+        self.date_field = DateField(self, f"{name}Date")
+        self.time_field = QLineEdit(self)
+        self.time_field.setObjectName(f"{name}Time")
+        self.time_field.setPlaceholderText("2:30 PM")
+        self.time_field.setToolTip(f"The time of day: {TIME_EXAMPLE}")
+        width = self.time_field.fontMetrics().horizontalAdvance("12:30 PMM") + 24
+        self.time_field.setFixedWidth(width)
+        self.time_field.editingFinished.connect(self._tidy)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.date_field)
+        row.addWidget(self.time_field)
+        row.addStretch(1)
+        self.setFocusProxy(self.date_field)
+        self.set_moment(at)
+
+    def set_moment(self, at: dt.datetime) -> None:
+        local = at.astimezone()
+        self.date_field.setDate(local.date())
+        self.time_field.setText(time_text(local.time()))
+
+    def _tidy(self) -> None:
+        """A time typed any accepted way shows as 2:30 PM; other text stays to be corrected."""
+        with contextlib.suppress(DateTextError):
+            self.time_field.setText(time_text(parse_time(self.time_field.text())))
+
+    def moment(self, field_name: str) -> dt.datetime:
+        """The day and time typed, in this workstation's time zone; a ValidationError naming
+        `field_name` when the time is not one (the date field reports its own)."""
+        try:
+            at = parse_time(self.time_field.text())
+        except DateTextError as e:
+            raise ValidationError(field_name, str(e)) from None
+        return dt.datetime.combine(self.date_field.day(), at).astimezone()

@@ -30,6 +30,7 @@ from desk.errors import DeskError, SignedOut
 from desk.services import fees
 from ui import dialogs, exports, list_print, settings
 from ui.backups import BackupActions
+from ui.date_field import use_office_clock
 from ui.geometry import fit_window
 from ui.help import install_help_menu
 from ui.live import LiveChanges
@@ -108,6 +109,7 @@ class MainWindow(QMainWindow):
         self.database = database
         self.session = session
         self.clock: Clock = clock or SystemClock()
+        use_office_clock(self.clock.today)  # "today" typed in any date field: the register's
         self.remember_geometry = remember_geometry
         self.permit_windows: dict[int, PermitWindow] = {}
         self._loaded = False  # load() has run: sections read their data when shown

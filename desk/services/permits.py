@@ -7,7 +7,7 @@ roles and the audit trail live here already.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 
 from desk.clock import Clock
@@ -48,6 +48,8 @@ class ApplicationInput:
     work_details: dict[str, str] = field(default_factory=dict)  # SBD-5823, by form key
     emergency: bool = False
     work_began_before_permit: bool = False  # double fees 15.1.21(f)
+    # The clerk said yes to an application date in the future or more than a year back.
+    date_confirmed: bool = False
 
 
 # Beyond these a figure is a typing mistake (an extra zero), not a building.
@@ -108,10 +110,24 @@ def _check_application(a: ApplicationInput) -> None:
     _check_work_facts(a)
 
 
+def application_date_concern(day: date, today: date) -> str:
+    """What is unusual about an application dated after today or more than a year back ('' for
+    an ordinary date): a slip of the keyboard there would set the fees and every deadline
+    counted from the application date, so it is saved only when the clerk confirms it."""
+    if day > today:
+        return f"The application date {short_date(day)} is in the future."
+    if day < today - timedelta(days=365):
+        return f"The application date {short_date(day)} is more than a year ago."
+    return ""
+
+
 def take_application(uow: UnitOfWork, clock: Clock, actor: Actor, a: ApplicationInput) -> int:
     """Record an application (15.1.7(b)(1)); it has no number until it is issued."""
     require(actor, Permission.TAKE_APPLICATION)
     _check_application(a)
+    concern = application_date_concern(a.applied_on or clock.today(), clock.today())
+    if concern and not a.date_confirmed:
+        raise ValidationError("application date", f"{concern} Confirm it to save it.")
     with uow:
         uow.act_as(actor, clock.now())
         muni = uow.municipalities.get(a.municipality_id)

@@ -40,9 +40,11 @@ class Office:
 def _office(database: Database, clock: FixedClock) -> Office:
     reg = seed_register(database, clock)
     uow = database.uow()
+    clock.set(date(2026, 3, 5))
     p2 = permits.take_application(
         uow, clock, reg.admin, replace(application(reg, "Reroof"), applied_on=date(2026, 3, 5))
     )
+    clock.set(date(2026, 3, 10))
     p3 = permits.take_application(
         uow, clock, reg.clerk, replace(application(reg, "Deck"), applied_on=date(2026, 3, 10))
     )

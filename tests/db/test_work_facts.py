@@ -5,7 +5,7 @@ the permit until the office records what clears them."""
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 
 import pytest
@@ -245,3 +245,29 @@ def test_a_building_damaged_half_its_value_may_not_be_moved_or_altered(
             if c.field == "damage_percent"
         ]
     assert ("50", "49") in changes
+
+
+def test_an_application_dated_ahead_or_over_a_year_back_is_saved_only_when_confirmed(
+    database: Database, clock: FixedClock
+) -> None:
+    """The rule is the service's, whatever form or script calls it: the fees and every
+    deadline count from the application date, so a slip there is asked about first."""
+    reg = seed_register(database, clock)
+    today = clock.today()
+    ahead = date(today.year, today.month, today.day) + timedelta(days=3)
+    with pytest.raises(ValidationError, match="application date: The application date") as e:
+        take(database, clock, reg, "RES-REMODEL", applied_on=ahead)
+    assert "is in the future. Confirm it to save it." in str(e.value)
+    with pytest.raises(ValidationError, match="is more than a year ago"):
+        take(database, clock, reg, "RES-REMODEL", applied_on=today - timedelta(days=366))
+    kept = take(database, clock, reg, "RES-REMODEL", applied_on=ahead, date_confirmed=True)
+    on_the_edge = take(database, clock, reg, "RES-REMODEL", applied_on=today - timedelta(days=365))
+    with database.read() as conn:
+        days = dict(
+            conn.execute(
+                select(schema.permit.c.id, schema.permit.c.applied_on).where(
+                    schema.permit.c.id.in_([kept, on_the_edge])
+                )
+            ).all()
+        )
+    assert days == {kept: ahead, on_the_edge: today - timedelta(days=365)}

@@ -4,7 +4,7 @@ application date, and a date in the future is saved only when the clerk says so.
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 from PySide6.QtCore import QDate, Qt
@@ -295,3 +295,20 @@ def test_a_date_more_than_a_year_back_is_asked_about_and_an_ordinary_one_is_not(
     with pytest.raises(ValidationError, match="03/04/2026 is in the future"):
         p.application()  # another date: asked again
     p.dirty = False
+
+
+def test_a_field_made_without_a_clock_counts_today_by_the_registers_clock(
+    window: MainWindow, sample: Sample
+) -> None:
+    """Every screen's date field, not only New application's: "today" and "+3" are the
+    office's day (the main window's clock), which the services judge by, not the PC's."""
+    from ui.views.common import date_edit
+
+    office_day = sample.clock.today()
+    assert office_day != date.today()  # the sample's clock is not the wall clock
+    field = date_edit(window, "anyDay")
+    assert field.day() == office_day  # a new field starts on the office's day
+    field.setText("+3")
+    assert field.day() == office_day + timedelta(days=3)
+    field.setText("today")
+    assert field.day() == office_day

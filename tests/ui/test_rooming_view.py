@@ -8,7 +8,7 @@ anniversary. The steps follow the roles: the clerk issues, the inspector warns a
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
 
@@ -288,13 +288,8 @@ def test_an_application_is_inspected_and_issued_and_the_register_shows_it_in_for
     assert [r[-1] for r in clerk.shown()] == ["expired"]
 
 
-def test_the_inspector_warns_and_suspends_and_the_clerk_may_petition(
-    qtbot: QtBot,
-    o: Office,
-    clock: FixedClock,
-    monkeypatch: pytest.MonkeyPatch,
-    warnings: list[str],
-) -> None:
+def issued_licence(o: Office, clock: FixedClock) -> int:
+    """Rita Roomer's licence, applied for, inspected and issued today: its inspection case."""
     licence_id = svc.record_application(
         o.db.uow(),
         clock,
@@ -314,6 +309,17 @@ def test_the_inspector_warns_and_suspends_and_the_clerk_may_petition(
     case_id = svc.open_licence_case(o.db.uow(), clock, o.inspector, licence_id)
     inspections.record_inspection(o.db.uow(), clock, o.inspector, case_id, TODAY)
     svc.issue_licence(o.db.uow(), clock, o.clerk, licence_id, fee_receipt=RECEIPT)
+    return case_id
+
+
+def test_the_inspector_warns_and_suspends_and_the_clerk_may_petition(
+    qtbot: QtBot,
+    o: Office,
+    clock: FixedClock,
+    monkeypatch: pytest.MonkeyPatch,
+    warnings: list[str],
+) -> None:
+    case_id = issued_licence(o, clock)
     clock.set(TODAY + timedelta(days=30))
     found = inspections.record_inspection(
         o.db.uow(),
@@ -398,25 +404,7 @@ def test_the_register_the_certificate_the_notices_and_the_renewal_letters_print(
 ) -> None:
     files: list[Path] = []
     monkeypatch.setattr(dialogs, "show_file", lambda _p, path, _t: files.append(path))
-    licence_id = svc.record_application(
-        o.db.uow(),
-        clock,
-        o.clerk,
-        svc.ApplicationInput(
-            municipality_id=o.mid,
-            parcel_id=o.parcel_id,
-            operator_name="Rita Roomer",
-            operator_address="5 Oak St, Hudson WI 54016",
-            persons=3,
-            water_closets=1,
-            lavatories=1,
-            baths=1,
-            rooms=[svc.RoomInput("Room 1", Decimal(120), True, 2)],
-        ),
-    )
-    case_id = svc.open_licence_case(o.db.uow(), clock, o.inspector, licence_id)
-    inspections.record_inspection(o.db.uow(), clock, o.inspector, case_id, TODAY)
-    svc.issue_licence(o.db.uow(), clock, o.clerk, licence_id, fee_receipt=RECEIPT)
+    issued_licence(o, clock)
     clerk = view_for(qtbot, o, o.clerk)
     # the register as shown: in force only
     clerk.show_filter(RegisterFilter.IN_FORCE)
@@ -438,3 +426,50 @@ def test_the_register_the_certificate_the_notices_and_the_renewal_letters_print(
     assert letters is not None
     assert "RH-2026-0001" in _text(letters)
     assert warnings == []
+
+
+def test_a_change_of_owner_takes_the_day_and_time_typed_and_names_a_wrong_time(
+    qtbot: QtBot,
+    o: Office,
+    clock: FixedClock,
+    monkeypatch: pytest.MonkeyPatch,
+    warnings: list[str],
+) -> None:
+    """140-10A: notice within 24 hours of the change. The day and the time are two fields
+    typed as a clerk types them: '6100' in the time is refused naming the field, never taken
+    for a moment; 4:45 pm on 3/3/26 is the moment recorded, and notice the next day at 5 PM
+    is late."""
+    issued_licence(o, clock)
+    clock.set(TODAY + timedelta(days=3))
+    window = window_of(qtbot, view_for(qtbot, o, o.clerk))
+    recorded: list[d.ChangeDialog] = []
+
+    def fill(dialog: QDialog) -> None:
+        assert isinstance(dialog, d.ChangeDialog)
+        recorded.append(dialog)
+        # The day field has the cursor; Tab goes to the time, never into the day's parts.
+        assert QApplication.focusWidget() is dialog.changed_at.date_field
+        qtbot.keyClick(dialog.changed_at.date_field, Qt.Key.Key_Tab)
+        assert QApplication.focusWidget() is dialog.changed_at.time_field
+        dialog.changed_at.date_field.setText("3/3/26")
+        dialog.changed_at.time_field.setText("6100")
+        dialog.notice_at.date_field.setText("3/4/26")
+        dialog.notice_at.time_field.setText("5 PM")
+        typed(qtbot, dialog.successor, "Sam Successor")
+        typed(qtbot, dialog.successor_address, "9 Elm St, Hudson WI 54016")
+        enter(qtbot, dialog)
+        assert dialog.isVisible()
+        assert dialog.error_label.text().startswith("Changed at: “6100” is not a time")
+        assert QApplication.focusWidget() is dialog.changed_at.date_field
+        dialog.changed_at.time_field.setText("4:45 pm")
+        enter(qtbot, dialog)
+
+    shown(qtbot, monkeypatch, fill)
+    window.buttons["change"].click()
+    (dialog,) = recorded
+    assert dialog.result() == QDialog.DialogCode.Accepted
+    assert dialog.recorded is not None
+    assert dialog.recorded.notice_due.astimezone().replace(tzinfo=None) == datetime(
+        2026, 3, 4, 16, 45
+    )
+    assert dialog.recorded.late and dialog.recorded.ended_on == date(2026, 3, 3)

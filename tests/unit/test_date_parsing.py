@@ -3,11 +3,18 @@ two-digit years and the words that count from today (an injected today, not the 
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, time
 
 import pytest
 
-from ui.presenters.date_text import DateTextError, date_text, full_year, parse_date
+from ui.presenters.date_text import (
+    DateTextError,
+    date_text,
+    full_year,
+    parse_date,
+    parse_time,
+    time_text,
+)
 
 TODAY = date(2026, 12, 3)
 
@@ -84,3 +91,46 @@ def test_today_is_the_day_given_not_the_wall_clock() -> None:
 
 def test_a_date_shows_as_mm_dd_yyyy() -> None:
     assert date_text(date(2026, 3, 2)) == "03/02/2026"
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("4:45 pm", time(16, 45)),
+        ("4:45PM", time(16, 45)),
+        ("4 p.m.", time(16, 0)),
+        ("12:05 am", time(0, 5)),
+        ("12:30 PM", time(12, 30)),
+        ("16:45", time(16, 45)),
+        ("9.30", time(9, 30)),
+        ("noon", time(12, 0)),
+        ("Midnight", time(0, 0)),
+    ],
+)
+def test_a_time_is_read_as_a_clerk_types_it(typed: str, meant: time) -> None:
+    assert parse_time(typed) == meant
+
+
+@pytest.mark.parametrize(
+    ("typed", "why"),
+    [
+        ("6100", "is not a time"),  # the address typed one field too early
+        ("16", "is not a time"),  # an hour alone could be a count: it needs AM/PM or minutes
+        ("13 pm", "with AM or PM the hour is 1 to 12"),
+        ("24:00", "is not a time of day"),
+        ("9:75", "is not a time of day"),
+        ("", "type a time"),
+    ],
+)
+def test_text_that_is_no_time_is_refused_in_words(typed: str, why: str) -> None:
+    with pytest.raises(DateTextError, match=why):
+        parse_time(typed)
+
+
+def test_a_time_shows_as_the_office_writes_it() -> None:
+    assert [time_text(t) for t in (time(0, 5), time(12, 0), time(16, 45), time(9, 3))] == [
+        "12:05 AM",
+        "12:00 PM",
+        "4:45 PM",
+        "9:03 AM",
+    ]

@@ -9,7 +9,7 @@ refused with a reason; nothing is guessed (a bare "6100" is not a date).
 from __future__ import annotations
 
 import re
-from datetime import date, timedelta
+from datetime import date, time, timedelta
 
 from desk.dates import short_date
 
@@ -71,3 +71,33 @@ def _day(year: int, month: int, day: int, text: str) -> date:
 def date_text(day: date) -> str:
     """How a date field shows a date: MM/DD/YYYY."""
     return short_date(day)
+
+
+TIME_EXAMPLE = "2:30 PM, 2:30pm, 14:30 or “noon”"
+_TIME = re.compile(r"(\d{1,2})(?:[:.](\d{2}))?\s*(a|am|a\.m\.|p|pm|p\.m\.)?")
+
+
+def parse_time(text: str) -> time:
+    """The time of day `text` names (2:30 PM, 2:30pm, 2 pm, 14:30, noon, midnight); a
+    DateTextError when it names none."""
+    typed = text.strip().lower()
+    if not typed:
+        raise DateTextError("type a time")
+    if typed in ("noon", "midnight"):
+        return time(12 if typed == "noon" else 0, 0)
+    m = _TIME.fullmatch(typed)
+    if m is None or (m.group(2) is None and m.group(3) is None):  # a bare "6100" is no time
+        raise DateTextError(f"“{text.strip()}” is not a time; type it as {TIME_EXAMPLE}")
+    hour, minute, half = int(m.group(1)), int(m.group(2) or 0), m.group(3)
+    if half is not None:
+        if not 1 <= hour <= 12:
+            raise DateTextError(f"“{text.strip()}”: with AM or PM the hour is 1 to 12")
+        hour = hour % 12 + (12 if half.startswith("p") else 0)
+    if hour > 23 or minute > 59:
+        raise DateTextError(f"“{text.strip()}” is not a time of day")
+    return time(hour, minute)
+
+
+def time_text(at: time) -> str:
+    """How a time field shows a time: 2:30 PM."""
+    return f"{(at.hour - 1) % 12 + 1}:{at.minute:02d} {'AM' if at.hour < 12 else 'PM'}"

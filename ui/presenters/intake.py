@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date
 from decimal import Decimal
 from functools import cache
 from typing import Protocol
@@ -52,9 +52,8 @@ from desk.services.intake import (
     roles_for,
 )
 from desk.services.intake import fee_request as make_fee_request
-from desk.services.permits import ApplicationInput
+from desk.services.permits import ApplicationInput, application_date_concern
 from ui.presenters.fee_calculator import FeeCalculatorPresenter, quote_item
-from ui.presenters.formatting import format_date
 
 # Form keys of the work fields (the view names its widgets after them).
 DESCRIPTION = "description"
@@ -418,16 +417,9 @@ class IntakePresenter:
             self.dirty = True
 
     def date_concern(self) -> str:
-        """What is unusual about an application dated after today or more than a year back
-        ('' for an ordinary date): a slip of the keyboard there would set the fees and every
-        deadline counted from the application date, so the clerk is asked before it is saved."""
-        day, today = self.applied_on, self.today
-        shown = format_date(day)
-        if day > today:
-            return f"The application date {shown} is in the future."
-        if day < today - timedelta(days=365):
-            return f"The application date {shown} is more than a year ago."
-        return ""
+        """What is unusual about the application date ('' for an ordinary one): the service's
+        rule (permits.application_date_concern), asked before saving."""
+        return application_date_concern(self.applied_on, self.today)
 
     def date_question(self) -> str:
         concern = self.date_concern()
@@ -745,6 +737,7 @@ class IntakePresenter:
             work_details=self.work_details(),
             emergency=self.fees.emergency,
             work_began_before_permit=self.fees.work_began_before_permit,
+            date_confirmed=self._confirmed_on == self.applied_on,
         )
 
     def mark_saved(self) -> None:
@@ -763,6 +756,7 @@ def field_of(error: ValidationError) -> str:
         "occupancy class": OCCUPANCY,
         "construction type": CONSTRUCTION_TYPE,
         "disturbed acres": ACRES,
+        "application date": APPLIED_ON,  # the service's refusal of an unconfirmed date
     }
     if name in words:
         return words[name]

@@ -7,13 +7,12 @@ names the field (ui.permit.actions.ActionDialog)."""
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date
 
-from PySide6.QtCore import QDateTime, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
-    QDateTimeEdit,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -29,6 +28,7 @@ from desk.enforcement.licences import HearingDecision
 from desk.errors import ValidationError
 from desk.services.enforcement import licences as svc
 from desk.services.parcels.owner import owner_of_record
+from ui.date_field import MomentField
 from ui.permit.actions import ActionDialog, _text_box
 from ui.permit.base import PermitContext
 from ui.presenters import rooming as p
@@ -442,23 +442,6 @@ class DecisionDialog(ActionDialog):
         )
 
 
-def _moment_edit(parent: QWidget, name: str, at: datetime) -> QDateTimeEdit:
-    edit = QDateTimeEdit(parent)
-    edit.setObjectName(name)
-    edit.setCalendarPopup(True)
-    edit.setDisplayFormat("MM/dd/yyyy h:mm AP")
-    local = at.astimezone()
-    edit.setDateTime(QDateTime(local.year, local.month, local.day, local.hour, local.minute, 0))
-    return edit
-
-
-def _moment(edit: QDateTimeEdit) -> datetime:
-    """The time typed, in this workstation's time zone."""
-    at = edit.dateTime().toPython()
-    assert isinstance(at, datetime)
-    return at.replace(second=0, microsecond=0).astimezone()
-
-
 class ChangeDialog(ActionDialog):
     """140-10A: the holder's written notice of a change of ownership, interest or control,
     within 24 hours, with the successor's name and address. The licence ends that day."""
@@ -477,9 +460,9 @@ class ChangeDialog(ActionDialog):
         )
         self.facts = f
         now = context.clock.now()
-        self.changed_at = _moment_edit(self, "changedAt", now)
+        self.changed_at = MomentField(self, "changedAt", now)
         self.add_field("&Changed at:", self.changed_at, "changed at")
-        self.notice_at = _moment_edit(self, "noticeAt", now)
+        self.notice_at = MomentField(self, "noticeAt", now)
         self.add_field("&Notice received at:", self.notice_at, "notice received")
         self.successor = _line(self, "successorName", "the new owner or operator")
         self.add_field("&Successor:", self.successor, "successor's name")
@@ -493,16 +476,17 @@ class ChangeDialog(ActionDialog):
             self.context.clock,
             self.context.session.actor,
             self.facts.id,
-            _moment(self.changed_at),
+            self.changed_at.moment("changed at"),
             self.successor.text(),
             self.successor_address.text(),
-            _moment(self.notice_at),
+            self.notice_at.moment("notice received"),
         )
 
 
 def focus_first(dialog: ActionDialog) -> None:
     """The first field takes the cursor when the dialog opens."""
     for w in dialog.fields.values():
-        if w.isEnabled() and w.focusPolicy() != Qt.FocusPolicy.NoFocus:
-            w.setFocus()
+        target = w.focusProxy() or w  # a day-and-time field: its day
+        if target.isEnabled() and target.focusPolicy() != Qt.FocusPolicy.NoFocus:
+            target.setFocus()
             return

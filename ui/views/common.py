@@ -46,8 +46,6 @@ def date_edit(
 ) -> DateField:
     """A date field as the office writes dates (MM/DD/YYYY), typed or picked on a calendar;
     showing `day` when one is given. `today`: the view's clock, for "today" and "+3" typed."""
-    if today is None:
-        return DateField(parent, name, day)
     return DateField(parent, name, day, today=today)
 
 
