@@ -8,6 +8,7 @@ from sqlalchemy import Table
 from sqlalchemy.orm import registry, relationship
 
 from db import schema
+from desk.domain.backups import BackupMade
 from desk.domain.checklists import ChecklistItem, ChecklistReopening
 from desk.domain.model import (
     AssociationMember,
@@ -85,6 +86,7 @@ def start_mappers() -> None:
     mapper_registry.map_imperatively(Parcel, schema.parcel, **_versioned(schema.parcel))
     mapper_registry.map_imperatively(Credential, schema.credential)
     mapper_registry.map_imperatively(DataImport, schema.data_import)  # revision 0020
+    mapper_registry.map_imperatively(BackupMade, schema.backup_made)  # revision 0024
     mapper_registry.map_imperatively(
         Party,
         schema.party,

@@ -1388,3 +1388,19 @@ occupancy_check = Table(
     Column("by_user_id", ForeignKey("app_user.id")),
     Column("at", UTCDateTime),
 )
+
+# Each backup of the register made by the app (File → Back up now…, the automatic one of the
+# day, `permitdesk db backup`; revision 0024): register-wide, one row per backup, so recording a
+# backup changes no municipality (an open Municipality screen is not made stale by it).
+backup_made = Table(
+    "backup_made",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("at", UTCDateTime, nullable=False, index=True),
+    Column("day", Date, nullable=False),  # the office's calendar date it was made
+    Column("path", String(1000), nullable=False),
+    Column("size", BigInteger, nullable=False),
+    Column("checked", Boolean, nullable=False),  # opened and checked after writing, and sound
+    Column("automatic", Boolean, nullable=False),
+    Column("by_user", String(80), nullable=False, server_default=""),
+)

@@ -18,6 +18,7 @@ from sqlalchemy import Connection, delete, event, insert, inspect, select
 from sqlalchemy.orm import Session, UOWTransaction
 
 from db import audit_chain, schema
+from desk.domain.backups import BackupMade
 from desk.domain.checklists import ChecklistItem, ChecklistReopening
 from desk.domain.enums import PartyRole
 from desk.domain.model import (
@@ -75,6 +76,7 @@ ENTITY_NAMES: dict[type, str] = {
     Party: "party",
     Credential: "credential",
     DataImport: "data_import",
+    BackupMade: "backup_made",
     Permit: "permit",
     PermitParty: "permit_party",
     PermitExtension: "permit_extension",

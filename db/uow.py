@@ -553,6 +553,11 @@ class RowRepo:
         table = class_mapper(cls).local_table
         return list(self.session.scalars(select(cls).filter_by(**equals).order_by(table.c.id)))
 
+    def latest(self, cls: type[T], field: str) -> T | None:
+        table = class_mapper(cls).local_table
+        order = (table.c[field].desc(), table.c.id.desc())
+        return self.session.scalars(select(cls).order_by(*order).limit(1)).first()
+
 
 class SuretyRepo(RowRepo):
     """Implements desk.services.uow.SuretyRepository."""

@@ -2,15 +2,16 @@
 last one is remembered for every workstation (File → Back up now…, and the automatic backup on
 the first start of each day).
 
-Kept in `Municipality.settings["backups"]` (no table of its own):
+The settings are kept in `Municipality.settings["backups"]`:
   - "folder": where backups go (a second disk or a share); "" for the default folder;
   - "keep": how many automatic backups stay in the folder (older ones of this register's, by
     their own name pattern, are deleted; nothing else ever is);
-  - "overdue_days": Needs attention names the last backup when it is older than this;
-  - "last": the last backup made (when, where, how big, whether it checked out).
+  - "overdue_days": Needs attention names the last backup when it is older than this.
 
-A backup copies the whole register, every municipality in it: the last backup of the register is
-the latest "last" of any of its municipalities.
+Each backup made is a row of its own (BackupMade, table backup_made), register-wide: a backup
+copies the whole register, every municipality in it, and recording one changes no
+municipality. Registers of earlier versions kept the last one in the settings as "last"; it is
+still read until a newer backup is made.
 """
 
 from __future__ import annotations
@@ -79,6 +80,37 @@ class LastBackup:
             )
         except (KeyError, ValueError, TypeError):
             return None
+
+
+@dataclass
+class BackupMade:
+    """A backup of the register as recorded (table backup_made)."""
+
+    at: datetime
+    day: date
+    path: str
+    size: int
+    checked: bool
+    automatic: bool
+    by_user: str = ""
+    id: int | None = None
+
+    @classmethod
+    def of(cls, record: LastBackup) -> BackupMade:
+        return cls(
+            record.at,
+            record.day,
+            record.where,
+            record.size,
+            record.checked,
+            record.automatic,
+            record.by,
+        )
+
+    def as_last(self) -> LastBackup:
+        return LastBackup(
+            self.at, self.day, self.path, self.size, self.checked, self.automatic, self.by_user
+        )
 
 
 @dataclass(frozen=True)

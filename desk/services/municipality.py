@@ -437,9 +437,10 @@ def last_backup(uow: UnitOfWork) -> backup_rules.LastBackup | None:
 
 
 def _last_backup(uow: UnitOfWork) -> backup_rules.LastBackup | None:
-    return backup_rules.latest(
-        backup_rules.backup_settings(m.settings).last for m in uow.municipalities.all()
-    )
+    made = uow.registers.latest(backup_rules.BackupMade, "at")
+    # A register of an earlier version kept its last backup in the municipalities' settings.
+    kept = [backup_rules.backup_settings(m.settings).last for m in uow.municipalities.all()]
+    return backup_rules.latest([made.as_last() if made is not None else None, *kept])
 
 
 def record_backup(
@@ -449,17 +450,14 @@ def record_backup(
     municipality_id: int,
     record: backup_rules.LastBackup,
 ) -> None:
-    """Remember the backup just made in `settings["backups"]["last"]`, audited like any setting,
-    so every workstation knows the last one. Anyone signed in may back up (as `permitdesk db
-    backup`), so no permission beyond that: only this one record is written."""
+    """Record the backup just made (a row of backup_made, audited like any record), so every
+    workstation knows the last one. Anyone signed in may back up (as `permitdesk db backup`), so
+    no permission beyond that: only this one record is written, and no municipality changes
+    (a Municipality screen open meanwhile still saves)."""
     with uow:
         uow.act_as(actor, clock.now())
-        muni = _municipality(uow, municipality_id, lock=True)
-        settings = dict(muni.settings)
-        section = dict(settings.get(backup_rules.SETTINGS_KEY) or {})
-        section["last"] = record.to_json()
-        settings[backup_rules.SETTINGS_KEY] = section
-        muni.settings = settings
+        _municipality(uow, municipality_id)  # a backup is made from a municipality's session
+        uow.registers.add(backup_rules.BackupMade.of(record))
         uow.commit()
 
 

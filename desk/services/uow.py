@@ -216,6 +216,10 @@ class RowRepository(Protocol):
         """Rows of `cls` whose fields equal the given values, oldest first."""
         ...
 
+    def latest(self, cls: type[T], field: str) -> T | None:
+        """The row of `cls` with the greatest `field` (None when there is none)."""
+        ...
+
 
 class SuretyRepository(RowRepository, Protocol):
     """Bonds, insurance certificates, street deposits and permits' surety facts (issue 6)."""

@@ -368,3 +368,59 @@ def test_postgresql_is_backed_up_with_pg_dump_and_checked(
     assert backup_anchor_path(outcome.path).read_text().startswith("permitdesk-anchor 1 ")
     last = svc.last_backup(database.uow())
     assert last is not None and last.checked and last.where == str(outcome.path)
+
+
+def test_a_backup_changes_no_municipality_so_an_open_municipality_screen_still_saves(
+    sample: Sample,
+) -> None:
+    """The backup is a record of the register (table backup_made), not a change to the
+    municipality: the administrator who opened the Municipality screen before File → Back up
+    now saves it without being told it was changed meanwhile."""
+    uow = sample.database.uow
+    shown = svc.municipality_settings(uow(), sample.municipality_id).record_version
+    _record(sample, date(2026, 3, 2))
+    _record(sample, date(2026, 3, 1))  # recorded late: the newest is still the last
+    assert svc.municipality_settings(uow(), sample.municipality_id).record_version == shown
+    changed = svc.update_municipality(
+        uow(),
+        sample.clock,
+        sample.admin,
+        sample.municipality_id,
+        {"inspector_title": "Chief Building Inspector"},
+        version=shown,
+    )
+    assert changed == ("inspector_title",)
+    last = svc.last_backup(uow())
+    assert last is not None and last.day == date(2026, 3, 2)
+    with sample.database.read() as conn:
+        a = schema.audit_event
+        audited = conn.execute(
+            select(func.count()).where(a.c.entity == "backup_made", a.c.action == "create")
+        ).scalar_one()
+    assert audited == 2  # each backup in the audit trail, by whom and when
+
+
+def test_a_last_backup_an_earlier_version_kept_in_the_settings_is_still_read(
+    sample: Sample,
+) -> None:
+    """Registers upgraded from before revision 0024 kept the last backup in the municipality's
+    settings: it counts until a newer one is made."""
+    earlier = LastBackup(
+        at=datetime(2026, 2, 27, 16, 0, tzinfo=UTC),
+        day=date(2026, 2, 27),
+        where="/mnt/backup/t.auto-20260227-160000.bak.db",
+        size=1000,
+        checked=True,
+        automatic=True,
+    )
+    with sample.database.engine.begin() as conn:
+        m = schema.municipality
+        settings = conn.execute(
+            select(m.c.settings).where(m.c.id == sample.municipality_id)
+        ).scalar_one()
+        settings = {**(settings or {}), "backups": {"last": earlier.to_json()}}
+        conn.execute(m.update().where(m.c.id == sample.municipality_id).values(settings=settings))
+    assert svc.last_backup(sample.database.uow()) == earlier
+    _record(sample, date(2026, 3, 2))
+    last = svc.last_backup(sample.database.uow())
+    assert last is not None and last.day == date(2026, 3, 2)
