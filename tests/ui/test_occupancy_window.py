@@ -240,3 +240,24 @@ def test_the_screenshot_shows_a_two_bedroom_unit(
     assert rc == 0
     image = QImage(str(out))
     assert (image.width(), image.height()) == (1366, 768)
+
+
+def test_the_notes_and_headings_cite_only_the_code_chosen(calculator: OccupancyWindow) -> None:
+    """Hudson 140-1 leaves a child under one out of the occupants; Ch. 512 has no such rule,
+    so under Ch. 512 the window says nothing of it and cites no Hudson section."""
+    model = calculator.model
+
+    def tips() -> list[str]:
+        return [
+            str(model.headerData(i, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole))
+            for i in range(model.columnCount())
+        ]
+
+    assert calculator.stated_note.text().endswith("A child under one is no occupant (140-1).")
+    assert "Sleeping, living, dining and kitchen are habitable (140-1)" in tips()
+    assert "Under 12 (a child under one is no occupant, 140-1)" in tips()
+    calculator.code_combo.setCurrentIndex(calculator.code_combo.findData("ch-512"))
+    assert calculator.stated_note.text() == "Blank: the sleepers stated in the rooms."
+    assert not [t for t in tips() if "140-" in t]
+    assert "A mechanical device ventilates the room (512-11K/L); Space ticks it" in tips()
+    assert "Sleeping, living, dining and kitchen are habitable" in tips()

@@ -22,6 +22,7 @@ from desk.errors import ValidationError
 from desk.housing.codes import HousingCodeError, load_housing_code
 from desk.housing.jsonio import MAX_AREA, MAX_HEIGHT, MAX_OCCUPANTS, room_from_dict
 from desk.housing.occupancy import (
+    CH_512,
     CODES,
     DEFAULT_CEILING_FT,
     HUDSON,
@@ -56,12 +57,24 @@ class Column:
     key: str
     title: str  # the table's header
     words: str  # how a message names the field
-    hint: str = ""  # the header's tooltip
+    hint: str = ""  # the header's tooltip; "{cite}" where the housing code's section goes
+    cites: tuple[tuple[str, str], ...] = ()  # (code, what its section says there)
+
+    def hint_for(self, code: str) -> str:
+        """The tooltip under housing code `code`: its own section, never another code's."""
+        said = dict(self.cites).get(code, "")
+        return self.hint.replace("{cite}", f" ({said})" if said else "")
 
 
 COLUMNS = (
     Column(NAME, "Room", "name", "The room's name, e.g. Bedroom 2"),
-    Column(USE, "Use", "use", "Sleeping, living, dining and kitchen are habitable (140-1)"),
+    Column(
+        USE,
+        "Use",
+        "use",
+        "Sleeping, living, dining and kitchen are habitable{cite}",
+        ((HUDSON, "140-1"),),
+    ),
     Column(FLOOR, "Floor area\n(sq ft)", "floor area", "The whole floor of the room"),
     Column(
         LOW_AREA,
@@ -81,24 +94,42 @@ COLUMNS = (
         MECHANICAL,
         "Mech.\nvent.",
         "mechanical ventilation",
-        "A mechanical device ventilates the room (140-5B/C, 512-11K/L); Space ticks it",
+        "A mechanical device ventilates the room{cite}; Space ticks it",
+        ((HUDSON, "140-5B/C"), (CH_512, "512-11K/L")),
     ),
     Column(
         LIGHT,
         "Artificial\nlight",
         "artificial light",
-        "A kitchen lit and ventilated artificially, not by a window (512-11G); Space ticks it",
+        "A kitchen lit and ventilated artificially, not by a window{cite}; Space ticks it",
+        ((CH_512, "512-11G"),),
     ),
     Column(
         ATTIC,
         "Attic\nhalf-story",
         "attic half-story",
-        "A room in the top half-story attic (512-11A); Space ticks it",
+        "A room in the top half-story attic{cite}; Space ticks it",
+        ((CH_512, "512-11A"),),
     ),
     Column(OVER_12, "Sleepers\nover 12", "sleepers over 12", "Who sleeps here, over 12"),
-    Column(UNDER_12, "Sleepers\nunder 12", "sleepers under 12", "Under 12 (infants don't count)"),
+    Column(
+        UNDER_12,
+        "Sleepers\nunder 12",
+        "sleepers under 12",
+        "Under 12{cite}",
+        ((HUDSON, "a child under one is no occupant, 140-1"),),
+    ),
 )
 COLUMN_KEYS = tuple(c.key for c in COLUMNS)
+
+
+def stated_note(code: str) -> str:
+    """Under the stated occupants: what a blank means, and who is no occupant where the code
+    says (Hudson 140-1; Ch. 512 defines no such exception)."""
+    note = "Blank: the sleepers stated in the rooms."
+    return f"{note} A child under one is no occupant (140-1)." if code == HUDSON else note
+
+
 FLAGS = (MECHANICAL, LIGHT, ATTIC)  # ticked, not typed
 CH_512_ONLY = (LIGHT, ATTIC)  # Ch. 512's own cases; Hudson ch. 140 has neither
 USES = tuple(u.value for u in Use)

@@ -77,6 +77,9 @@ from ui.presenters.occupancy import (
     unit_to_json,
     use_label,
 )
+from ui.presenters.occupancy import (
+    stated_note as stated_note_text,
+)
 from ui.presenters.session import Session
 from ui.views.common import date_edit, from_qdate
 
@@ -131,7 +134,7 @@ class RoomsModel(QAbstractTableModel):
             p = self.presenter
             if p.error_row == index.row() and p.error_key == key:
                 return p.error
-            return COLUMNS[index.column()].hint
+            return COLUMNS[index.column()].hint_for(p.code)
         return None
 
     def setData(self, index: _Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
@@ -175,7 +178,7 @@ class RoomsModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return column.title
         if role == Qt.ItemDataRole.ToolTipRole:
-            return column.hint
+            return column.hint_for(self.presenter.code)
         return None
 
     def refresh(self) -> None:
@@ -425,6 +428,8 @@ class OccupancyWindow(QWidget):
         rooms_label = QLabel("&Rooms of the unit", self)
         rooms_label.setObjectName("sectionTitle")
         self.model = RoomsModel(p, self)
+        self.stated_note = QLabel(stated_note_text(p.code), self)  # follows the code chosen
+        self.stated_note.setObjectName("noteText")
         self.model.changed.connect(self.show_result)
         self.table = RoomsTable(self)
         self.table.setObjectName("occupancyRooms")
@@ -507,11 +512,7 @@ class OccupancyWindow(QWidget):
         over_label.setBuddy(self.over_edit)
         under_label = QLabel("&Under 12", self)
         under_label.setBuddy(self.under_edit)
-        stated_note = QLabel(
-            "Blank: the sleepers stated in the rooms. A child under one is no occupant (140-1).",
-            self,
-        )
-        stated_note.setObjectName("noteText")
+        stated_note = self.stated_note
         stated = QHBoxLayout()
         stated.addWidget(stated_label)
         stated.addWidget(over_label)
@@ -675,6 +676,8 @@ class OccupancyWindow(QWidget):
         for column, key in enumerate(COLUMN_KEYS):
             if key in CH_512_ONLY:
                 self.table.setColumnHidden(column, self.presenter.code != "ch-512")
+        self.stated_note.setText(stated_note_text(self.presenter.code))
+        self.model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(COLUMN_KEYS) - 1)
 
     def _code_changed(self, _index: int) -> None:
         key = self.code_combo.currentData()
