@@ -461,7 +461,7 @@ def measure_postgres(rebuild: bool) -> tuple[list[Row], list[tuple[str, float, f
     return [*rows, measure_first_page(url, label)], detail
 
 
-# --- 5 and 6. reports (issue 8) -----------------------------------------------------------------
+# --- 5 and 6. reports ---------------------------------------------------------------------------
 
 REPORT_ROUNDS = 3
 REGISTER_SQL = (

@@ -1,4 +1,4 @@
-"""Read queries of the cashier and treasurer screens and of the daily cash report (issue 5).
+"""Read queries of the cashier and treasurer screens and of the daily cash report.
 They return frozen rows; every write goes through desk/services/cashiering.py.
 
 The figures here are the services' own: a permit's due is charged − paid as in

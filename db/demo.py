@@ -13,7 +13,7 @@ because each permit's dates were judged by the same deadline rules (desk/demo_da
 
 The vocabularies and the rules of what is plausible live in desk/demo_data.py, the checklists'
 in db/demo_checklists.py, the money (fee lines, payments, voids, a returned check, refunds, daily
-closes and turnovers to the treasurer, issue 5) in db/demo_cash.py; a large build plans the money
+closes and turnovers to the treasurer) in db/demo_cash.py; a large build plans the money
 and derives the search index and history in forked workers while this process writes.
 """
 
@@ -1303,7 +1303,7 @@ class _Chain:
         self.last_id, self.previous = row_id, previous
 
 
-# The money (issue 5) is planned and made ready for the driver in a worker too, while this
+# The money is planned and made ready for the driver in a worker too, while this
 # process writes the permits: a large build's main process is its slowest part.
 _MONEY: Callable[[], tuple[demo_cash.CashPlan, list[_Batch]]] | None = None
 
@@ -1595,7 +1595,7 @@ def _build(
             chain(batch)
             write.batch(batch)
         demo_cash.set_receipt_counters(conn, municipality_id, money)
-        # Inspections (issue 7) after the fees: re-inspections follow the fees added.
+        # Inspections after the fees: re-inspections follow the fees added.
         inspected = demo_inspections.write_inspections(
             conn,
             write,

@@ -1,4 +1,4 @@
-"""The demo register's money (issue 5): fee lines assessed with the fee engine on each permit
+"""The demo register's money: fee lines assessed with the fee engine on each permit
 taken in, the payments that paid them (cash, checks, cards and money orders; one check from a
 contractor or an owner for the permits paid the same day), a few receipts voided and taken
 again, one check returned unpaid and paid again by money order, refunds by the ordinances' rules

@@ -1,4 +1,4 @@
-"""The demo's inspections (issue 7), written in bulk after the permits and the money.
+"""The demo's inspections, written in bulk after the permits and the money.
 
 Each issued permit whose kind has an inspection sequence (resources/inspection_types.toml) is
 inspected as far as its story has gone: a completed permit through the final, made on the day

@@ -1,4 +1,4 @@
-"""City electrical licences and condemnations for a demo database (issue 8 gaps).
+"""City electrical licences and condemnations for a demo database.
 
 `demo_licensing(database, today)` adds them to a demo register that `permitdesk demo` built,
 after the bonds and deposits, through the services and on their own days (a fixed clock set to

@@ -1,4 +1,4 @@
-"""Bonds, insurance certificates and street deposits for a demo database (issue 6).
+"""Bonds, insurance certificates and street deposits for a demo database.
 
 `demo_sureties(database, today)` adds them to a demo register that `permitdesk demo` built,
 through the services and as the office would have recorded them on their own days (a fixed

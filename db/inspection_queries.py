@@ -1,4 +1,4 @@
-"""Read-side queries of inspections (issue 7): requests, the inspector's day and week, a permit's
+"""Read-side queries of inspections: requests, the inspector's day and week, a permit's
 inspections with its sequence, correction orders, and what the route sheet, the correction
 notice and the certificate of occupancy print. They return the frozen rows of
 desk/services/inspections.py."""

@@ -130,7 +130,7 @@ def start_mappers() -> None:
             ),
         },
     )
-    # Cashiering (issue 5): plain rows, no relationships; services query what they need.
+    # Cashiering: plain rows, no relationships; services query what they need.
     cashiering: tuple[tuple[type, Table], ...] = (
         (GlAccount, schema.gl_account),
         (FeeAccountMap, schema.fee_account_map),
@@ -146,7 +146,7 @@ def start_mappers() -> None:
     )
     for cls, table in cashiering:
         mapper_registry.map_imperatively(cls, table)
-    # Inspections (issue 7): plain rows as well; desk.services.inspections reads what it needs.
+    # Inspections: plain rows as well; desk.services.inspections reads what it needs.
     for cls, table in (
         (Inspection, schema.inspection),
         (InspectionException, schema.inspection_exception),
@@ -154,9 +154,9 @@ def start_mappers() -> None:
         (OccupancyCertificate, schema.occupancy_certificate),
     ):
         mapper_registry.map_imperatively(cls, table)
-    # Reports (issue 8): the Act 211 filing date of a permit, a plain row.
+    # Reports: the Act 211 filing date of a permit, a plain row.
     mapper_registry.map_imperatively(StateFiling, schema.state_filing)
-    # Bonds, insurance and street deposits (issue 6): a bond with its personal sureties and the
+    # Bonds, insurance and street deposits: a bond with its personal sureties and the
     # permits it covers, a certificate with its coverages and members, loaded with their parent.
     for cls, table in (
         (BondSurety, schema.bond_surety),

@@ -16,7 +16,7 @@ from desk.domain.credentials import HeldCredential
 @dataclass(frozen=True)
 class AssessedFeeLine:
     """A fee line stored on the permit when its fees were assessed, with the schedule version it
-    was priced with (issue 3: a fee change is a new adjusting line, never an edit)."""
+    was priced with (a fee change is a new adjusting line, never an edit)."""
 
     code: str
     description: str

@@ -522,7 +522,7 @@ def history_references(conn: Connection, entries: list[AuditEntry]) -> HistoryRe
     )
 
 
-# --- fee schedules (issue 3 screens) ------------------------------------------------------
+# --- fee schedule screens -----------------------------------------------------------------
 
 
 def fee_version_sources(conn: Connection, municipality_id: int) -> dict[int, tuple[str, Any, str]]:
@@ -551,7 +551,7 @@ def is_demo(conn: Connection) -> bool:
     return False
 
 
-# --- intake form and permit documents (issue 4) ---------------------------------------------
+# --- intake form and permit documents -------------------------------------------------------
 
 _CHOICES = 20
 

@@ -1,4 +1,4 @@
-"""The one query layer of the reports (issue 8): SQLAlchemy Core aggregates (no ORM loading) that
+"""The one query layer of the reports: SQLAlchemy Core aggregates (no ORM loading) that
 fill the frozen read models of desk/domain/reports.py. The Reports screen, the CLI, the PDF and
 Excel renderers and the BLDS export all read these functions, so their figures agree.
 

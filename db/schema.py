@@ -463,7 +463,7 @@ permit_fee_line = Table(
     Column("assessed_on", Date, nullable=False),
 )
 
-# Revision 0004: each permit's checklist (issue 4): one row per item of its kind's template
+# Revision 0004: each permit's checklist: one row per item of its kind's template
 # (resources/checklists.toml), with its state and who marked it when.
 permit_checklist_item = Table(
     "permit_checklist_item",
@@ -524,7 +524,7 @@ permit_order = Table(
     Column("lift_notice", Text, nullable=False),
 )
 
-# Revision 0007: cashiering (issue 5). Money as integer cents; nothing here is ever deleted or
+# Revision 0007: cashiering. Money as integer cents; nothing here is ever deleted or
 # edited after the fact (a void, a returned check, a refund or a fee change is a row of its own).
 gl_account = Table(
     "gl_account",
@@ -725,7 +725,7 @@ payer_credit = Table(
     Index("ix_payer_credit_payer", "municipality_id", "payer_key"),
 )
 
-# Revision 0008: inspections (issue 7) — requests, the inspector's day and route, results,
+# Revision 0008: inspections — requests, the inspector's day and route, results,
 # the inspector's exceptions to the order of 15.1.11(a), correction orders (15.1.90(b)(1)) and
 # numbered certificates of occupancy (15.1.13). Fees stay in the fee tables.
 inspection = Table(
@@ -799,7 +799,7 @@ occupancy_certificate = Table(
     UniqueConstraint("municipality_id", "number", name="uq_occupancy_certificate_number"),
 )
 
-# Revision 0009: reports (issue 8) — the date each new one- or two-family dwelling permit was
+# Revision 0009: reports — the date each new one- or two-family dwelling permit was
 # filed with the state (Act 211, s. 101.63(7m) Wis. Stats., SPS 320.09).
 state_filing = Table(
     "state_filing",
@@ -812,7 +812,7 @@ state_filing = Table(
     Column("at", UTCDateTime),
 )
 
-# Revision 0010: bonds, insurance certificates and street deposits (issue 6). A bond covers
+# Revision 0010: bonds, insurance certificates and street deposits. A bond covers
 # named permits (bond_permit) or a contractor's calendar year (scope, year: §435-7.K); an
 # association's certificate lists its members (15.1.38(b)); a street deposit (15.1.43) is paid
 # through cashiering (payment_id) and returned by a refund row of its own (refund_id).

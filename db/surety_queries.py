@@ -1,4 +1,4 @@
-"""Read-side queries of bonds, insurance certificates and street deposits (issue 6): the
+"""Read-side queries of bonds, insurance certificates and street deposits: the
 registers the Bonds & Insurance and Deposits screens list, the refund queue, and the deposits
 report. They return frozen rows (desk/services/sureties.py holds the report data classes); the
 rules that decide a status are the domain's (desk/domain/sureties.py)."""

@@ -1,4 +1,4 @@
-"""Writes that every change carries with it, in the same transaction (issue 2, items 6 and 9):
+"""Writes that every change carries with it, in the same transaction:
 
 - the audit trail: who, when, entity, id, action, each changed field old -> new;
 - the permits list's sort keys and search terms.

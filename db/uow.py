@@ -348,7 +348,7 @@ class FeeRepo:
                 & (fl.c.permit_id.in_(holders))
             )
         )
-        # Lines added after assessment (cashiering, issue 5) count as well.
+        # Lines added after assessment (cashiering) count as well.
         fa = schema.fee_adjustment
         added = (
             select(func.count())

@@ -1756,7 +1756,7 @@ def credential_number(rng: random.Random, kind: CredentialKind) -> str:
 DEMO_INSPECTOR_NAME = "Dale Kowalski"
 
 
-# --- cashiering (issue 5) ------------------------------------------------------------------------
+# --- cashiering ----------------------------------------------------------------------------------
 #
 # What a permit is charged: the fee items its kind's intake form prices (resources/intake_fees.toml,
 # desk/services/intake.py), with the amounts a clerk would enter where the form asks for one.

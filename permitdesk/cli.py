@@ -199,7 +199,7 @@ def build_parser() -> argparse.ArgumentParser:
     recon.add_argument("--to", dest="end", type=types.iso_date, required=True, metavar="YYYY-MM-DD")
     recon.add_argument("--xlsx", metavar="F", help="the spreadsheet to write")
     recon.add_argument("--pdf", metavar="F", help="the PDF file to write")
-    # Issue 6: the street deposits' refund queue and the bonds and certificates expiring.
+    # The street deposits' refund queue and the bonds and certificates expiring.
     deposits = reportsub.add_parser(
         "deposits", help="street deposits as of a day: the refund queue (15.1.43)"
     )
@@ -217,7 +217,7 @@ def build_parser() -> argparse.ArgumentParser:
     expiring.add_argument("--xlsx", metavar="F", help="the spreadsheet to write")
     expiring.add_argument("--pdf", metavar="F", help="the PDF file to write")
     expiring.add_argument("--letters", metavar="F", help="also write the reminder letters (PDF)")
-    _add_issue8_commands(reportsub, sub)  # issue 8: council, state, Census, BLDS
+    _add_council_report_commands(reportsub, sub)  # council, state, Census, BLDS
     user_commands.add_commands(sub, _Parser, _add_db_options)
     audit_commands.add_commands(sub, _Parser, _add_db_options)
     housing_commands.add_commands(sub, _Parser)  # occupancy limits (Hudson 140-7, 512-11)
@@ -390,8 +390,8 @@ def cmd_lifecycle(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    if args.report_command in ISSUE8_REPORTS:
-        return cmd_issue8_report(args)
+    if args.report_command in COUNCIL_REPORTS:
+        return cmd_council_report(args)
     if args.report_command in ("deposits", "expiring"):
         return _surety_report(args)
     from db import inspection_queries
@@ -502,12 +502,12 @@ def _cash_report(args: argparse.Namespace) -> int:
     return 0
 
 
-# --- issue 8: reports to the Council, the state and the Census; the BLDS export --------------
+# --- reports to the Council, the state and the Census; the BLDS export -----------------------
 
-ISSUE8_REPORTS = ("monthly", "annual", "c404", "act211")
+COUNCIL_REPORTS = ("monthly", "annual", "c404", "act211")
 
 
-def _add_issue8_commands(
+def _add_council_report_commands(
     reportsub: argparse._SubParsersAction,
     sub: argparse._SubParsersAction,
 ) -> None:
@@ -595,7 +595,7 @@ def _first_municipality(conn: Any) -> Any:
     return muni
 
 
-def cmd_issue8_report(args: argparse.Namespace) -> int:
+def cmd_council_report(args: argparse.Namespace) -> int:
     """report monthly|annual|c404|act211: the workbook and/or the PDF, one line on stdout."""
     from desk.clock import SystemClock
     from desk.domain import reports as r
@@ -676,7 +676,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "fees": cmd_fees,
     "lifecycle": cmd_lifecycle,
     "report": cmd_report,
-    "export": cmd_export,  # issue 8: the BLDS open-data files
+    "export": cmd_export,  # the BLDS open-data files
     "users": lambda args: user_commands.run(args, _url(args), UsageError),
     "audit": lambda args: audit_commands.run(args, _url(args), UsageError),
     "housing": lambda args: housing_commands.run(args, UsageError),
@@ -831,7 +831,7 @@ def _argv_text(args: argparse.Namespace | None) -> str:
 
 
 def _surety_report(args: argparse.Namespace) -> int:
-    """`report deposits` and `report expiring` (issue 6): .xlsx and/or .pdf, and a summary
+    """`report deposits` and `report expiring`: .xlsx and/or .pdf, and a summary
     line on stdout."""
     from db import surety_queries
     from desk.clock import FixedClock, SystemClock

@@ -1,4 +1,4 @@
-"""The treasurer's papers (issue 5): the daily cash report, the turnover transmittal and the
+"""The treasurer's papers: the daily cash report, the turnover transmittal and the
 treasurer's reconciliation, each as a PDF ("Page X of Y", money right-aligned, table headings
 repeated on every page) and as an .xlsx (reports/xlsx.py: frozen header rows, totals as
 formulas, landscape fitted to the width).

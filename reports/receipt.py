@@ -1,4 +1,4 @@
-"""The receipt (issue 5; New Lisbon §435-7: the Clerk-Treasurer "shall issue a receipt therefor";
+"""The receipt (New Lisbon §435-7: the Clerk-Treasurer "shall issue a receipt therefor";
 Glendale 15.1.34(b)(4)): letterhead, the receipt number, date and time, the payer, the permits
 with their numbers and addresses, the split by GL account, the method (check number, bank),
 the clerk. A reprint says COPY across the page; a voided receipt says VOID, a returned check

@@ -226,7 +226,7 @@ def rendered_view(
                     "the Municipality section is for administrators (use --user)"
                 ) from e
             process_events(app)
-        if spec.section == "gl":  # issue 5: Administration → GL accounts
+        if spec.section == "gl":  # Administration → GL accounts
             from ui.views.gl_accounts import SECTION_TITLE as GL_ACCOUNTS
 
             try:
@@ -234,7 +234,7 @@ def rendered_view(
             except KeyError as e:
                 raise StartError("GL accounts are for administrators (use --user)") from e
             process_events(app)
-        if spec.section in ("bonds", "deposits"):  # issue 6
+        if spec.section in ("bonds", "deposits"):
             from ui.views.bonds import SECTION_TITLE as BONDS
             from ui.views.deposits import SECTION_TITLE as DEPOSITS
 
@@ -255,7 +255,7 @@ def rendered_view(
             else:
                 window.licensing_view.select_state(spec.tab)
             process_events(app)
-        if spec.section == "reports":  # issue 8: the report made now, for its preview
+        if spec.section == "reports":  # the report made now, for its preview
             window.show_section("Reports")
             window.reports_view.select(spec.tab)
             if spec.tab != "blds":

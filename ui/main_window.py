@@ -171,7 +171,7 @@ class MainWindow(QMainWindow):
         self.inspections_view = InspectionsView(database, session, self.clock, self)
         self.inspections_view.open_permit.connect(self.open_permit)
         self.sections.append((INSPECTIONS, self.inspections_view))
-        # Issue 6: the bond and insurance register with its expiry watch; the street deposits.
+        # The bond and insurance register with its expiry watch; the street deposits.
         self.bonds_view = BondsView(database, session, self.clock, self)
         self.bonds_view.open_permit.connect(self.open_permit)
         self.sections.append((BONDS, self.bonds_view))
@@ -198,7 +198,7 @@ class MainWindow(QMainWindow):
             database, session, self.clock, self, open_case=self.enforcement_view.open_case
         )
         self.sections.append((ROOMING, self.rooming_view))
-        # Cashiering (issue 5): the counter takes payments; the treasurer's pages (the clerk
+        # Cashiering: the counter takes payments; the treasurer's pages (the clerk
         # closes the drawer and delivers turnovers too, desk.domain.permissions).
         self.cashier_view: CashierView | None = None
         if allowed(session.actor, Permission.TAKE_PAYMENT):
@@ -212,10 +212,10 @@ class MainWindow(QMainWindow):
         ):
             self.treasurer_view = TreasurerView(database, session, self.clock, self)
             self.sections.append((TREASURER, self.treasurer_view))
-        # Reports (issue 8): to the Council, the state and the Census; the BLDS export.
+        # Reports: to the Council, the state and the Census; the BLDS export.
         self.reports_view = ReportsView(database, session, self.clock, self)
         self.sections.append((REPORTS, self.reports_view))
-        # Issue 5: the GL accounts and which account each fee code books to (administrators).
+        # The GL accounts and which account each fee code books to (administrators).
         self.gl_accounts_view: GlAccountsView | None = None
         if allowed(session.actor, Permission.MANAGE_GL_ACCOUNTS):
             self.gl_accounts_view = GlAccountsView(database, session, self.clock, self)

@@ -1,5 +1,5 @@
-"""A PDF seen inside the app and sent to a printer (issue 8: "a preview of the PDF (QtPdf) …
-Print"). QtPdf renders the very file that is saved, so what the inspector sees and prints is what
+"""A PDF seen inside the app and sent to a printer.
+QtPdf renders the very file that is saved, so what the inspector sees and prints is what
 goes to the Council.
 """
 

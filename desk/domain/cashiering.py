@@ -1,4 +1,4 @@
-"""Cashiering rules (issue 5): payments, their allocation and GL split, refunds by the ordinances'
+"""Cashiering rules: payments, their allocation and GL split, refunds by the ordinances'
 rules, the daily close and the treasurer's reconciliation. Pure Decimal arithmetic, no I/O;
 desk/services/cashiering.py applies them to the register.
 

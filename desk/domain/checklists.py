@@ -1,4 +1,4 @@
-"""Checklists: what a permit kind needs before issuance (issue 4, "Checklists").
+"""Checklists: what a permit kind needs before issuance.
 
 Templates are data (resources/checklists.toml): reusable groups of items (survey 15.1.7(b)(2),
 plans 15.1.7(b)(3), seal 15.1.7(d), ...) composed into one template per permit kind. A permit's

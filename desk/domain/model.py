@@ -241,7 +241,7 @@ class Permit:
     # and who recorded it (desk.services.street_register.record_council_approval).
     council_opening_approved_on: date | None = None
     council_opening_recorded_by_id: int | None = None
-    # The work as the intake form records it (issue 4, "Intake"); None: not recorded.
+    # The work as the intake form records it; None: not recorded.
     stories: int | None = None
     volume_cuft: int | None = None  # over 50,000 cu ft, not one-/two-family: a seal, 15.1.7(d)
     occupancy_class: str = ""  # a key of the municipality's occupancy classes (intake_fees.toml)
@@ -353,7 +353,7 @@ class AuditEntry:
     changes: tuple[FieldChange, ...]
 
 
-# --- cashiering (issue 5): db/orm.py maps these; desk/domain/cashiering.py holds the rules -----
+# --- cashiering: db/orm.py maps these; desk/domain/cashiering.py holds the rules ---------------
 
 
 @dataclass(eq=False, kw_only=True)
@@ -568,7 +568,7 @@ class Turnover:
     id: int | None = None
 
 
-# --- inspections (issue 7): db/orm.py maps these; desk/domain/inspections.py holds the rules ----
+# --- inspections: db/orm.py maps these; desk/domain/inspections.py holds the rules --------------
 
 
 class InspectionStatus(StrEnum):
@@ -672,7 +672,7 @@ class StateFiling:
     id: int | None = None
 
 
-# --- bonds, insurance certificates and street deposits (issue 6): db/orm.py maps these;
+# --- bonds, insurance certificates and street deposits: db/orm.py maps these;
 # desk/domain/sureties.py holds the rules and their frozen views (Bond, InsuranceCertificate,
 # Deposit), which desk/services/sureties.py builds from these rows.
 
@@ -846,7 +846,7 @@ class SuretyFacts:
     id: int | None = None
 
 
-# --- City licences and condemnations (issue 8 gaps): db/orm.py maps these; desk/domain/licensing.py
+# --- City licences and condemnations: db/orm.py maps these; desk/domain/licensing.py
 # holds the rules.
 
 

@@ -35,7 +35,7 @@ class Permission(StrEnum):
     # Common Council's approval of an opening within five years of repaving.
     RECORD_STREET_REPAVING = "record a street's repaving"
     RECORD_COUNCIL_APPROVAL = "record the Common Council's approval of a street opening"
-    # Cashiering (issue 5). 15.1.34(b)(4): the office collects the fees and turns them over to
+    # Cashiering. 15.1.34(b)(4): the office collects the fees and turns them over to
     # the City Treasurer, who alone gives money back.
     TAKE_PAYMENT = "take payments"
     VOID_RECEIPT = "void receipts"

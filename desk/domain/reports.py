@@ -1,4 +1,4 @@
-"""Reports to the Common Council, the state and the Census (issue 8): pure rules and read models.
+"""Reports to the Common Council, the state and the Census: pure rules and read models.
 
 - Period math: a month, a year, the year to date, the same month last year, a five-year trend.
 - Due dates: the monthly reports by the 10th of the following month (Glendale 15.1.74(b); the

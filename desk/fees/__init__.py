@@ -1,1 +1,1 @@
-"""The fee engine: effective-dated schedules and the pricing of a permit (issue 3)."""
+"""The fee engine: effective-dated schedules and the pricing of a permit."""

@@ -1,6 +1,6 @@
 """Pricing a permit from a schedule version. Pure Decimal arithmetic, no I/O.
 
-Readings of the ordinances (issue 3; also in docs/user-guide.md):
+Readings of the ordinances (also in docs/user-guide.md):
 
 - Line amount (Glendale 15.1.21): base = rate × quantity (per $1,000 items: valuation ÷ 1,000 ×
   rate, the valuation not rounded); then the minimum (an entered amount below the minimum, or none,

@@ -1,4 +1,4 @@
-"""The quote contract of `permitdesk fees quote` (issue 3): request JSON in, response JSON out.
+"""The quote contract of `permitdesk fees quote`: request JSON in, response JSON out.
 
 Errors name the item and the field, e.g. "items[2] (FAIL-TO-CALL).occurrence: must be 1 or more".
 """

@@ -36,7 +36,7 @@ class ItemKind(StrEnum):
 
     @property
     def exact(self) -> bool:
-        """Charged to the cent, never rounded up to the dollar (issue 3 readings)."""
+        """Charged to the cent, never rounded up to the dollar (readings in desk/fees/engine.py)."""
         return self in (ItemKind.PASS_THROUGH, ItemKind.PER_FRONT_FOOT, ItemKind.DEPOSIT)
 
 

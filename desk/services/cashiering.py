@@ -1,4 +1,4 @@
-"""Cashiering use cases (issue 5): balances, payments and numbered receipts, voids, returned
+"""Cashiering use cases: balances, payments and numbered receipts, voids, returned
 checks, fee lines added or corrected after assessment, refunds by the ordinances' rules, the
 daily close, turnovers to the City Treasurer and the treasurer's reconciliation.
 
@@ -418,7 +418,7 @@ def permit_balance(uow: UnitOfWork, clock: Clock, permit_id: int) -> PermitBalan
 
 
 def unpaid_shortfall(uow: UnitOfWork, permit_id: int) -> str | None:
-    """Issue 4's condition "fees paid in full", in words, or None when nothing is due. Runs
+    """The issuance condition "fees paid in full", in words, or None when nothing is due. Runs
     inside an open unit of work (issue_permit's transaction) and writes nothing. A permit with no
     fees assessed at all has nothing due."""
     permit = _permit(uow, permit_id)
@@ -459,8 +459,8 @@ class PaymentInput:
     payer_name: str = ""
     payer_party_id: int | None = None
     drawer: str = DEFAULT_DRAWER
-    # Only these fee item codes of each permit are paid (a street deposit paid on its own,
-    # issue 6); empty: the permit's lines oldest first, as always.
+    # Only these fee item codes of each permit are paid (a street deposit paid on its own);
+    # empty: the permit's lines oldest first, as always.
     codes: tuple[str, ...] = ()
 
 
@@ -502,7 +502,7 @@ def take_payment(
     """Take a payment for one or more permits and number its receipt (series R) in the same
     transaction. Each permit's share is split over its fee lines, oldest first; an overpayment
     is kept as the payer's credit. `on_taken` runs in the same transaction before it commits
-    (the street deposit records the receipt that took it, issue 6)."""
+    (the street deposit records the receipt that took it)."""
     require(actor, Permission.TAKE_PAYMENT)
     tender = check_tender(p.tender)
     drawer = p.drawer.strip()
@@ -1894,7 +1894,7 @@ def transmittal(uow: UnitOfWork, turnover_id: int) -> Transmittal:
         )
 
 
-# --- street deposits (issue 6): the liability account's money going out -------------------------
+# --- street deposits (15.1.43): the liability account's money going out -------------------------
 
 DEPOSIT_CODE = "DEPOSIT-STREET"  # the fee item of a street deposit (15.1.43), booked to a liability
 

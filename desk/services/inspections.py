@@ -1,4 +1,4 @@
-"""Inspection use cases (issue 7): requests taken at the counter, the inspector's day and route,
+"""Inspection use cases: requests taken at the counter, the inspector's day and route,
 results with the order of 15.1.11(a) enforced, correction orders, the re-inspection and
 failure-to-call fees, the permit's completion, certificates of occupancy (15.1.13), and the
 recurring erosion-control (15.2.9) and grease-interceptor (15.1.57(c)) visits.

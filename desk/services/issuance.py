@@ -1,5 +1,5 @@
 """Whether a permit may be issued on a day, and if not, every reason in plain words with its
-section (issue 4, "Issuance"): the checklist, the credentials of the parties, and the holds of
+section: the checklist, the credentials of the parties, and the holds of
 the calendar and the street (frozen ground, five years after repaving §435-8.I), of the lot's
 house number (New Lisbon §435-15.E, Glendale 15.1.7(b)(1)), of a delinquent sewer tax (15.1.36)
 and of a building damaged 50% or more (15.1.9(b)).

@@ -226,7 +226,7 @@ def issue_permit(
             )
         if permit.applied_on and day < permit.applied_on:
             raise ValidationError("issue date", "is before the application date")
-        # Every condition of the ordinance, each in words with its section (issue 4).
+        # Every condition of the ordinance, each in words with its section.
         shortfalls = shortfalls_within(uow, permit_id, day)
         if shortfalls:
             raise IssuanceRefused(shortfalls)

@@ -1,4 +1,4 @@
-"""Reports (issue 8): the one write they need — the date a new one- or two-family dwelling permit
+"""Reports: the one write they need — the date a new one- or two-family dwelling permit
 was filed with the state (Wisconsin Act 211, s. 101.63(7m) Wis. Stats., SPS 320.09) — and the
 link from a late filing to cashiering's refund (desk.services.cashiering.refund_quote / refund
 with the Act 211 ground keep the state seal; nothing is reimplemented here).

@@ -1,4 +1,4 @@
-"""Bonds, insurance certificates and street deposits (issue 6): the register, what a permit
+"""Bonds, insurance certificates and street deposits: the register, what a permit
 needs on file before it is issued, releases and claims, the expiry watch, and the street
 deposit's way from the counter back to the depositor (Glendale 15.1.43).
 
@@ -1679,7 +1679,7 @@ class DepositLine:
         return self.permit_number or f"#{self.permit_id}"
 
 
-# The refund queue (issue 6): what the engineer orders, what the clerk pays, what the Council kept.
+# The refund queue: what the engineer orders, what the clerk pays, what the Council kept.
 QUEUES: dict[str, str] = {
     "eligible": "Eligible now",
     "soon": "Eligible in the next 30 days",

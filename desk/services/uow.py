@@ -142,7 +142,7 @@ class ChecklistRepository(Protocol):
 
 
 class CashRepository(Protocol):
-    """The cashiering rows (desk/domain/model.py, issue 5). Rows are found by equality of their
+    """The cashiering rows (desk/domain/model.py). Rows are found by equality of their
     fields; `None` matches an empty field."""
 
     def lock(self, municipality_id: int) -> None:
@@ -177,7 +177,7 @@ class CashRepository(Protocol):
 
 class InspectionRepository(Protocol):
     """Inspections, the inspector's exceptions, correction orders and certificates of occupancy
-    (desk/domain/model.py, issue 7), oldest first."""
+    (desk/domain/model.py), oldest first."""
 
     def add(self, obj: object) -> None: ...
 
@@ -222,7 +222,7 @@ class RowRepository(Protocol):
 
 
 class SuretyRepository(RowRepository, Protocol):
-    """Bonds, insurance certificates, street deposits and permits' surety facts (issue 6)."""
+    """Bonds, insurance certificates, street deposits and permits' surety facts."""
 
     def bonds_for_permit(self, permit_id: int) -> list[BondRecord]:
         """The bonds that name the permit among those they cover."""

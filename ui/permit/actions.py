@@ -1,4 +1,4 @@
-"""The lifecycle actions of the permit window (issue 4, "Lifecycle"): a small dialog per action
+"""The lifecycle actions of the permit window: a small dialog per action
 that calls its service. OK runs the service; on a mistake the dialog stays open with everything
 typed in it, says why (ui.dialogs), and marks the field the service named.
 

@@ -1,4 +1,4 @@
-"""The Fees & Payments tab (issue 5): the fee lines assessed on the permit with the schedule
+"""The Fees & Payments tab: the fee lines assessed on the permit with the schedule
 version that priced them, the lines added or corrected since (each with its reason and who),
 the receipts that paid the permit, the refunds, and the totals down to the balance due.
 

@@ -1,4 +1,4 @@
-"""The permit window's Inspections tab (issue 7), and the inspection dialogs the Inspections
+"""The permit window's Inspections tab, and the inspection dialogs the Inspections
 section shares: a request taken on the phone, scheduling, a result (from the keyboard: P passed,
 R rejected, A partial, C cancelled, O OK for service), an exception to the order of 15.1.11(a),
 more time on a correction order, and the certificate of occupancy (15.1.13); printing the route

@@ -1,4 +1,4 @@
-"""The issue dialog (issue 4, "Issuance"): the issue date, every unmet condition in plain words,
+"""The issue dialog: the issue date, every unmet condition in plain words,
 and Issue, which stays disabled while any is unmet.
 
 It is not modal: the clerk or inspector may tick checklist items in the permit window meanwhile;

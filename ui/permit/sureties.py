@@ -1,4 +1,4 @@
-"""The Sureties tab of the permit window (issue 6): what the permit needs in bonds, insurance
+"""The Sureties tab of the permit window: what the permit needs in bonds, insurance
 and a street deposit (resources/surety_requirements.toml, by municipality and kind), the facts
 those requirements turn on as the inspector or engineer recorded them, what is on file (the
 permit's own bonds, the contractor's annual bond, the certificates of its parties or of the

@@ -1,5 +1,5 @@
-"""The tabs of the permit window, in order (issue 4: Summary, Parties, Work, Checklist, Fees,
-History). Later issues add theirs (inspections, payments...)."""
+"""The tabs of the permit window, in order: Summary, Parties, Work, Checklist, Fees, Sureties,
+Inspections, History."""
 
 from __future__ import annotations
 

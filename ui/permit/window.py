@@ -84,7 +84,7 @@ class PermitWindow(QWidget):
         self.available: dict[str, PermitAction] = {}
         self.deadlines: list[Deadline] = []
 
-        # Documents (issue 4): the application summary; the card once the permit has a number.
+        # Documents: the application summary; the card once the permit has a number.
         self.print_application_button = QPushButton("Print &application…", self)
         self.print_application_button.setObjectName("printApplication")
         self.print_application_button.clicked.connect(

@@ -1,4 +1,4 @@
-"""The Cashier section, Qt-free (issue 5): find the permits a payer pays, see what each owes,
+"""The Cashier section, Qt-free: find the permits a payer pays, see what each owes,
 type each permit's share, the payer and the tender, take the payment (a numbered receipt), print
 it; the day's receipts with Void and Reprint.
 

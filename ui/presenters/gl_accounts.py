@@ -1,5 +1,5 @@
 """Administration → GL accounts: the municipality's accounts and which account each fee item
-code books to (issue 5). No Qt here; the view calls the services in desk.services.cashiering."""
+code books to. No Qt here; the view calls the services in desk.services.cashiering."""
 
 from __future__ import annotations
 

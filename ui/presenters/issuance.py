@@ -1,6 +1,6 @@
 """The issue dialog, Qt-free: the unmet conditions on the chosen day, the Issue button's text and
-whether it may be pressed, and what the dialog says once the permit has its number (issue 4,
-"Issuance"). The conditions come from desk.services.issuance; the dialog only shows them."""
+whether it may be pressed, and what the dialog says once the permit has its number.
+The conditions come from desk.services.issuance; the dialog only shows them."""
 
 from __future__ import annotations
 

@@ -39,7 +39,7 @@ class StatusWords:
     button: str  # the dialog's OK button
 
 
-# Each status change in words (issue 4, "Lifecycle"); the menu mnemonics do not repeat among
+# Each status change in words; the menu mnemonics do not repeat among
 # the actions that can appear together.
 STATUS_WORDS: dict[PermitStatus, StatusWords] = {
     S.IN_REVIEW: StatusWords("Start &review…", "Start the review", "Review started on", "Start"),

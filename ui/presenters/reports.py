@@ -1,4 +1,4 @@
-"""The Reports section (issue 8), without Qt: which report, for which period, when it is due, and
+"""The Reports section, without Qt: which report, for which period, when it is due, and
 the job that computes it (db/report_queries.py, in the worker thread on its own connection) and
 writes its PDF and Excel files into a work folder; the view saves copies where the user says.
 

@@ -1,4 +1,4 @@
-"""Bonds & Insurance and Deposits sections and the permit window's Sureties tab (issue 6), without
+"""Bonds & Insurance and Deposits sections and the permit window's Sureties tab, without
 Qt: what each list shows, its filters and counts, which action the signed-in user may take on
 the selected row and why not, and the parsing of the forms' money and dates."""
 

@@ -1,4 +1,4 @@
-"""The Treasurer section, Qt-free (issue 5): the daily close per drawer, turnovers to the City
+"""The Treasurer section, Qt-free: the daily close per drawer, turnovers to the City
 Treasurer (15.1.34(b)(4)) with their acknowledgment, the reconciliation of a period, refunds by
 the ordinance's rules, returned checks, and payers' credits.
 

@@ -15,7 +15,7 @@ PERMIT_TABS = (
     "fees",
     "history",
     "inspections",
-    "sureties",  # issue 6: ui.permit.sureties.SuretiesTab
+    "sureties",  # ui.permit.sureties.SuretiesTab
 )
 # A person's window: person:NAME[:TAB] (ui.person.window.TABS).
 PERSON_TABS = ("summary", "credentials", "permits", "bonds", "payments", "history")
@@ -54,9 +54,9 @@ SECTIONS = (
     "users",
     "municipality",
 )
-# The Treasurer section and its pages (issue 5): treasurer[:close|turnovers|reconciliation|...].
+# The Treasurer section and its pages: treasurer[:close|turnovers|reconciliation|...].
 TREASURER_PAGES = ("close", "turnovers", "reconciliation", "refunds", "returned")
-# The Reports section (issue 8) and the report it shows: reports[:monthly|annual|...].
+# The Reports section and the report it shows: reports[:monthly|annual|...].
 REPORT_PAGES = (
     "monthly",
     "plumbing_monthly",
@@ -67,7 +67,7 @@ REPORT_PAGES = (
     "act211",
     "blds",
 )
-# Issue 6: the Bonds & Insurance pages and the Deposits section's lists (its refund queue).
+# The Bonds & Insurance pages and the Deposits section's lists (its refund queue).
 BOND_PAGES = ("bonds", "certificates", "watch")
 DEPOSIT_QUEUES = ("all", "eligible", "soon", "ordered", "retained")
 # The Licences & condemnations section's two pages and their lists.
@@ -90,7 +90,7 @@ def parse_view(text: str) -> ViewSpec:
     raw = text.strip()
     if raw.lower() in SECTIONS:
         return ViewSpec(raw.lower())
-    if raw.lower().split(":")[0] == "reports":  # issue 8: reports[:monthly|annual|c404|...]
+    if raw.lower().split(":")[0] == "reports":  # reports[:monthly|annual|c404|...]
         report = raw.lower().split(":", 1)[1].strip() if ":" in raw else "annual"
         if report not in REPORT_PAGES:
             raise ValueError(
@@ -112,7 +112,7 @@ def parse_view(text: str) -> ViewSpec:
             )
         return ViewSpec("inspections", tab=page)
     for name, pages in (
-        ("bonds", BOND_PAGES),  # issue 6
+        ("bonds", BOND_PAGES),
         ("deposits", DEPOSIT_QUEUES),
         ("licences", LICENCE_FILTERS),
         ("condemnations", CONDEMNATION_STATES),

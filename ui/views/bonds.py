@@ -1,4 +1,4 @@
-"""The Bonds & Insurance section (issue 6): the bond register and the insurance certificates
+"""The Bonds & Insurance section: the bond register and the insurance certificates
 on file, with filters, and the expiry watch — what ends in the next 60 days and what ended while
 a permit still relies on it — with reminder letters to the contractors (a PDF mail-merged from
 the list) and the expiring report (.xlsx, .pdf).

@@ -1,4 +1,4 @@
-"""The Cashier section (issue 5): find the permits a payer pays (number, address, owner or
+"""The Cashier section: find the permits a payer pays (number, address, owner or
 contractor), see what each owes, type each permit's share, the payer and the tender, take the
 payment and print its numbered receipt; below, the day's receipts with Void… and Reprint….
 

@@ -1,4 +1,4 @@
-"""The Deposits section (issue 6, Glendale 15.1.43): the street deposits register and the refund
+"""The Deposits section (Glendale 15.1.43): the street deposits register and the refund
 queue — eligible now, eligible in the next 30 days, ordered and awaiting the check, retained —
 with the actions along a deposit's way: take it at the counter (the money goes to the liability
 account "Street deposits held"), record the completion of the work, the City Engineer's order,

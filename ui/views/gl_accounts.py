@@ -1,4 +1,4 @@
-"""Administration → GL accounts (issue 5): the municipality's general-ledger accounts and the
+"""Administration → GL accounts: the municipality's general-ledger accounts and the
 account each fee item code books to. Administrators only; the services check again. Enter (or a
 double-click) on a fee code changes its account; money already booked stays where it was."""
 

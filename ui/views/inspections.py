@@ -1,4 +1,4 @@
-"""The Inspections section (issue 7): the requests taken on the phone, the inspector's day in
+"""The Inspections section: the requests taken on the phone, the inspector's day in
 route order, the week, and the open correction orders.
 
 Keyboard: Ctrl+R takes a new request; on the Day page Alt+Up / Alt+Down move a stop along the

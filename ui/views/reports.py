@@ -1,4 +1,4 @@
-"""The Reports section (issue 8): the monthly and annual reports, Form C-404, the Act 211
+"""The Reports section: the monthly and annual reports, Form C-404, the Act 211
 filings and the BLDS export. Choose a report and its period, see when it is due, Make report
 (Ctrl+Return) — the work runs in the thread pool on its own database connection, with a
 progress bar and Cancel (Esc) — then read the PDF itself in the preview, and Save as Excel, Save

@@ -1,4 +1,4 @@
-"""The Treasurer section (issue 5): the daily close per drawer (expected by method against the
+"""The Treasurer section: the daily close per drawer (expected by method against the
 count, over/short with its explanation), turnovers to the City Treasurer (15.1.34(b)(4)) with
 the transmittal and the treasurer's acknowledgment, the reconciliation of any period, refunds by
 the ordinance's rules, returned checks, and payers' credits.
