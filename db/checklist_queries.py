@@ -47,7 +47,7 @@ def permit_checklist(conn: Connection, permit_id: int) -> PermitChecklist | None
     if permit is None:
         return None
     template = template_for(permit.municipality_key, permit.kind)
-    # Every column of the permit is a candidate fact (volume, acreage... as later issues add them).
+    # Every column of the permit is a candidate fact (volume, acreage...: a new column is one too).
     facts = permit_facts(SimpleNamespace(**permit._mapping))
     rows = [
         ChecklistItem(

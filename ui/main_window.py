@@ -137,7 +137,7 @@ class MainWindow(QMainWindow):
         self.permits_view.saved_searches_changed.connect(self._saved_searches_changed)
         self.permits_view.filters_edited.connect(self._permits_edited)
 
-        # Only sections that work are listed; later issues add theirs here. Administration
+        # Only sections that work are listed. Administration
         # sections only for those allowed (the services check again).
         # Needs attention (F2): the first screen after signing in, what waits for this user.
         self.home_view = HomeView(database, session, self.clock, self)
