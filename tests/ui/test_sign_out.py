@@ -289,17 +289,20 @@ def test_the_idle_minutes_are_set_per_municipality_and_zero_never_locks(
 def test_keyboard_and_mouse_input_put_the_lock_off(qtbot: QtBot, sample: Sample) -> None:
     window = window_for(qtbot, sample, clerk=False, idle_ms=20_000)
     timer = window.session_lock.watch.timer
-    qtbot.wait(600)
-    before = timer.remainingTime()
-    assert 0 < before < 19_500
+
+    def counted_down() -> int:
+        # Until a second of the countdown has passed: on a loaded machine the window's own
+        # show and focus events may restart it first, so no fixed wait is enough.
+        qtbot.waitUntil(lambda: 0 < timer.remainingTime() < 19_000, timeout=15_000)
+        return timer.remainingTime()
+
+    before = counted_down()
     qtbot.keyClick(window.nav, Qt.Key.Key_Shift)
-    # The countdown starts again (margins for a busy machine, not a measure of speed).
-    assert timer.remainingTime() > before + 300
-    qtbot.wait(600)
-    before = timer.remainingTime()
-    assert before < 19_500
+    # The countdown starts again from the full 20 s.
+    assert timer.remainingTime() > before + 500
+    before = counted_down()
     qtbot.mouseMove(window.nav, QPoint(3, 3))
-    assert timer.remainingTime() > before + 300
+    assert timer.remainingTime() > before + 500
     assert not window.session_lock.locked
 
 
