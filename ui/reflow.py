@@ -11,11 +11,9 @@ from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QBoxLayout, QLayout, QWidget
 
 
-def holder(parent: QWidget, layout: QLayout, name: str = "") -> QWidget:
-    """A plain widget around a layout, to be a part of a Reflow (or anything wanting one)."""
+def holder(parent: QWidget, layout: QLayout) -> QWidget:
+    """A plain widget around a layout, to be a part of a Reflow."""
     widget = QWidget(parent)
-    if name:
-        widget.setObjectName(name)
     widget.setLayout(layout)
     layout.setContentsMargins(0, 0, 0, 0)
     return widget

@@ -16,6 +16,7 @@ from pytestqt.qtbot import QtBot
 from db.database import open_database
 from db.engine import sqlite_url
 from desk.clock import FixedClock
+from desk.domain.reports import report_citations
 from desk.errors import ValidationError
 from tests.db.test_reports import Office, _office
 from ui import dialogs
@@ -25,6 +26,8 @@ from ui.presenters import reports as pr
 from ui.presenters.views import parse_view
 from ui.views import reports as view_module
 from ui.views.reports import ReportsView
+
+GLENDALE = report_citations("glendale")
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +54,7 @@ def view(qtbot: QtBot, office: Office) -> ReportsView:
 
 
 def test_the_presenter_starts_on_last_month_and_says_when_it_is_due() -> None:
-    p = pr.ReportsPresenter(lambda: date(2026, 1, 5))
+    p = pr.ReportsPresenter(lambda: date(2026, 1, 5), True, "the City of Glendale", GLENDALE)
     assert (p.key, p.year, p.month) == ("monthly", 2025, 12)
     assert p.due_text == (
         "Monthly permit report: due Saturday 01/10/2026 (in 5 days) — 15.1.74(b), 15.1.34(b)(8)"
@@ -70,7 +73,7 @@ def test_the_presenter_starts_on_last_month_and_says_when_it_is_due() -> None:
 
 
 def test_a_month_still_to_come_is_refused_naming_the_month() -> None:
-    p = pr.ReportsPresenter(lambda: date(2026, 1, 5))
+    p = pr.ReportsPresenter(lambda: date(2026, 1, 5), True, "the City of Glendale", GLENDALE)
     p.year, p.month = 2026, 2
     with pytest.raises(ValidationError, match="month: is still to come"):
         p.request()
@@ -81,10 +84,10 @@ def test_a_month_still_to_come_is_refused_naming_the_month() -> None:
 
 def test_each_report_in_the_list_shows_its_next_due_date() -> None:
     today = date(2026, 1, 5)
-    assert pr.due_line("monthly", today) == "December 2025: due 01/10/2026"
-    assert pr.due_line("act211", today) == "December 2025: due 01/15/2026"
-    assert pr.due_line("electrical_annual", today) == "2025: due 02/28/2026"
-    assert pr.due_line("annual", today) == "Yearly, to the Council (15.1.6(c))"
+    assert pr.due_line("monthly", today, True, GLENDALE) == "December 2025: due 01/10/2026"
+    assert pr.due_line("act211", today, True, GLENDALE) == "December 2025: due 01/15/2026"
+    assert pr.due_line("electrical_annual", today, True, GLENDALE) == "2025: due 02/28/2026"
+    assert pr.due_line("annual", today, True, GLENDALE) == "Yearly, to the Council (15.1.6(c))"
 
 
 def test_reports_views_are_named_for_screenshots() -> None:

@@ -101,7 +101,7 @@ def test_the_summary_sentence_and_title_name_the_city_and_its_code() -> None:
 
 
 def test_the_presenter_offers_hudson_its_two_reports_only() -> None:
-    p = pr.ReportsPresenter(lambda: TODAY, False, "the City of Hudson")
+    p = pr.ReportsPresenter(lambda: TODAY, False, "the City of Hudson", r.report_citations(""))
     assert dict(p.choices)["monthly"] == "Monthly code-enforcement report"
     assert [k for k, _ in p.choices if not p.not_offered(k)] == ["monthly", "annual"]
     assert p.not_offered("blds").startswith("The BLDS export lists permits")
@@ -116,7 +116,9 @@ def test_the_presenter_offers_hudson_its_two_reports_only() -> None:
     assert p.uses_year and not p.uses_month and not p.offers_register
     assert "15.1" not in p.due_text
     # Glendale: every report, as before.
-    g = pr.ReportsPresenter(lambda: TODAY)
+    g = pr.ReportsPresenter(
+        lambda: TODAY, True, "the City of Glendale", r.report_citations("glendale")
+    )
     assert g.choices == pr.CHOICES and g.due_line("monthly") == "April 2026: due 05/10/2026"
     g.choose("c404")
     g.choose("annual")

@@ -41,15 +41,7 @@ def choices(has_permit_kinds: bool = True) -> tuple[tuple[str, str], ...]:
     )
 
 
-GLENDALE = r.report_citations("glendale")
-
-
-def not_offered(
-    key: str,
-    has_permit_kinds: bool = True,
-    who: str = "this municipality",
-    cites: r.ReportCitations = GLENDALE,
-) -> str:
+def not_offered(key: str, has_permit_kinds: bool, who: str, cites: r.ReportCitations) -> str:
     """Why the report is not offered here ('' when it is): the list's tooltip."""
     kind = None if key == BLDS else r.ReportKind(key)
     return r.not_offered_reason(kind, has_permit_kinds, who, cites=cites)
@@ -167,16 +159,14 @@ def due_for_request(request: ReportRequest, cites: r.ReportCitations) -> r.DueDa
     return r.due_for(kind, request.year, None if kind.by_year else request.month, cites)
 
 
-def due_line(
-    key: str, today: date, has_permit_kinds: bool = True, cites: r.ReportCitations = GLENDALE
-) -> str:
+def due_line(key: str, today: date, has_permit_kinds: bool, cites: r.ReportCitations) -> str:
     """Under each report in the list: the next filing it is due for."""
     if not has_permit_kinds:
         return _enforcement_due_line(key)
     if key == BLDS:
         return "Open data, whenever published"
     kind = r.ReportKind(key)
-    if not_offered(key, has_permit_kinds, cites=cites):
+    if not_offered(key, has_permit_kinds, "this municipality", cites):
         return "Not offered: no such inspector's report"
     if kind is r.ReportKind.ANNUAL:
         return r.cite("Yearly, to the Council", cites.council)
@@ -191,7 +181,7 @@ def due_line(
 
 def _enforcement_due_line(key: str) -> str:
     """A municipality with no permit kinds: its code-enforcement reports have no due day."""
-    if not_offered(key, False):
+    if not_offered(key, False, "this municipality", r.report_citations("")):
         return "Not offered: no permit kinds"
     if key == r.ReportKind.ANNUAL.value:
         return "Yearly, to the Council"
@@ -216,8 +206,8 @@ ENFORCEMENT_DUE = {
 def due_text(
     request: ReportRequest,
     today: date,
-    has_permit_kinds: bool = True,
-    cites: r.ReportCitations = GLENDALE,
+    has_permit_kinds: bool,
+    cites: r.ReportCitations,
 ) -> str:
     if not has_permit_kinds:
         kind = request.kind
@@ -245,9 +235,9 @@ class ReportsPresenter:
     def __init__(
         self,
         today: Callable[[], date],
-        has_permit_kinds: bool = True,
-        municipality_name: str = "this municipality",
-        cites: r.ReportCitations = GLENDALE,
+        has_permit_kinds: bool,
+        municipality_name: str,
+        cites: r.ReportCitations,
     ) -> None:
         self.today = today
         # False: code enforcement only (kinds_for(municipality_key) is empty, e.g. Hudson).
