@@ -75,7 +75,7 @@ from desk.domain.cashiering import (
 from desk.domain.duplicates import check_already_receipted, gl_account_exists, refund_check_used
 from desk.domain.enums import PermitClass, Role, WorkClass
 from desk.domain.inspections import sequences_for
-from desk.domain.kinds import kind_by_code
+from desk.domain.kinds import kind_by_code, kinds_for
 from desk.domain.model import (
     Actor,
     DailyClose,
@@ -214,9 +214,14 @@ class AccountRow:
 
 
 def gl_accounts(uow: UnitOfWork, clock: Clock, municipality_id: int) -> list[AccountRow]:
+    """The municipality's GL accounts with the fee codes each books; none for a municipality
+    on no permit ordinance (code enforcement only): it takes no permit fees, none are shipped."""
     with uow:
         uow.act_as(None, clock.now())
-        ledger = _ledger(uow, _municipality(uow, municipality_id))
+        muni = _municipality(uow, municipality_id)
+        if not kinds_for(muni.ordinance):
+            return []
+        ledger = _ledger(uow, muni)
         uow.commit()
         codes: dict[int, list[str]] = {}
         for code, account_id in ledger.code_account.items():

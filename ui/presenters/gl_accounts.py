@@ -80,6 +80,11 @@ class GlAccountsPresenter:
 
     @property
     def summary(self) -> str:
+        if not self.accounts and not self.codes:
+            return (
+                "No general-ledger accounts: none are shipped for a municipality without a "
+                "permit ordinance."
+            )
         unmapped = sum(1 for c in self.codes if not c.account_number)
         text = f"{len(self.accounts)} accounts, {len(self.codes)} fee codes"
         return text + (f"; {unmapped} book to no account" if unmapped else "")

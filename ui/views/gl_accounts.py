@@ -245,28 +245,19 @@ class GlAccountsView(QWidget):
         self.setFocusProxy(self.codes_table)
 
     def _descriptions(self) -> dict[str, str]:
-        """Fee item descriptions from the schedule version in force today."""
+        """Fee item descriptions from the schedule version in force today (none without permit
+        kinds: no fee schedule)."""
+        if not kinds_for(self.session.municipality_key):
+            return {}
         schedule = fees.fee_schedule(self.database.uow(), self.clock, self.session.municipality_id)
         version = schedule.version_on(self.clock.today())
         return {i.code: i.description for i in version.items} if version else {}
 
     def load(self) -> None:
-        try:
-            self.presenter.load()
-            summary = self.presenter.summary
-        except ValidationError:
-            # A municipality on no permit ordinance (Hudson's code enforcement only) has no
-            # ledger to load: say so rather than fail on opening the section.
-            if kinds_for(self.session.municipality_key):
-                raise
-            self.presenter.accounts, self.presenter.codes = [], []
-            summary = (
-                "No general-ledger accounts: none are shipped for a municipality without a "
-                "permit ordinance."
-            )
+        self.presenter.load()
         self.accounts_model.reset()
         self.codes_model.reset()
-        self.summary.setText(summary)
+        self.summary.setText(self.presenter.summary)
         self.loaded = True
 
     def _current_code_row(self) -> int:
