@@ -11,28 +11,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from platformdirs import user_data_dir, user_log_dir
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
 from db.orm import start_mappers
 
-APP_NAME = "PermitDesk"
 log = logging.getLogger("permitdesk.db")
 
 
 class DatabaseError(Exception):
     """A database that cannot be used as given; the message names the problem."""
-
-
-def default_sqlite_path() -> Path:
-    return Path(user_data_dir(APP_NAME, appauthor=False)) / "permitdesk.db"
-
-
-def log_dir() -> Path:
-    """Where the rotating log goes (permitdesk/logs.py); support asks for these files."""
-    return Path(user_log_dir(APP_NAME, appauthor=False))
 
 
 def sqlite_url(path: str | os.PathLike[str]) -> str:

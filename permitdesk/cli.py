@@ -71,7 +71,7 @@ def _view_help() -> str:
 
 
 def _municipalities_help() -> str:
-    from desk.services.setup import shipped_profiles
+    from desk.profiles import shipped_profiles
 
     names = ", ".join(f"{k} ({p.get('name', k)})" for k, p in shipped_profiles().items())
     return f"the municipality whose kinds, fees and streets the demo uses: {names}"
@@ -91,6 +91,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="OUT.png",
         help="render a view offscreen, save it to this PNG file and exit; needs no display "
         "(default: open the window)",
+    )
+    gui.add_argument(
+        "--start-frame",
+        metavar="OUT.png",
+        help="show only the frame a start paints first, save it to this PNG file and exit "
+        "(to time how soon a start shows something; `make bench`)",
     )
     gui.add_argument("--view", default="permits", help=_view_help())
     gui.add_argument(
@@ -277,6 +283,8 @@ def cmd_gui(args: argparse.Namespace) -> int:
     size: tuple[int, int] = args.size  # permitdesk.arguments.size checked it
     if args.screenshot and args.db and not Path(args.db).exists():
         raise UsageError(f"no database file at {args.db}")
+    if args.start_frame:
+        return _start_frame_only(args.start_frame)
     if not args.screenshot and no_display():
         # Otherwise Qt prints a page about platform plugins and aborts (exit 134).
         raise UsageError(
@@ -284,7 +292,14 @@ def cmd_gui(args: argparse.Namespace) -> int:
             "set), or use --screenshot OUT.png to render a view without one"
         )
     user = _screenshot_user(args) if args.screenshot else args.user
-    from ui.app import run_gui  # PySide6 is imported only here
+    # PySide6 is imported only here. A window shows before the data layer and the sections
+    # are imported (most of a start), and gives way to the sign-in.
+    frame = None
+    if not args.screenshot:
+        from ui.application import show_start_frame
+
+        frame = show_start_frame()
+    from ui.app import run_gui
 
     return run_gui(
         url=_url(args),
@@ -293,7 +308,19 @@ def cmd_gui(args: argparse.Namespace) -> int:
         size=size,
         user=user,
         search=args.search,
+        start_frame=frame,
     )
+
+
+def _start_frame_only(out: str) -> int:
+    import os
+
+    from ui.application import show_start_frame
+
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    if not show_start_frame().grab().save(out):
+        raise UsageError(f"cannot write {out}")
+    return 0
 
 
 def _screenshot_user(args: argparse.Namespace) -> str | None:

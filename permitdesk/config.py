@@ -12,7 +12,8 @@ from platformdirs import user_config_dir
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
 
-from db.engine import APP_NAME, default_sqlite_path, sqlite_url
+from db.engine import sqlite_url
+from db.places import APP_NAME, default_sqlite_path
 
 
 def settings_file() -> Path:

@@ -16,7 +16,7 @@ FORMAT = "%(asctime)s %(levelname)s %(name)s [%(process)d]: %(message)s"
 def configure_logging(folder: Path | None = None) -> Path | None:
     """Attach a rotating file handler to the "permitdesk" logger; return the file, or None
     when the folder cannot be made (then the app logs nowhere rather than failing to start)."""
-    from db.engine import log_dir
+    from db.places import log_dir
 
     logger = logging.getLogger(LOGGER)
     path = (folder or log_dir()) / LOG_FILE

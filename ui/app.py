@@ -5,15 +5,12 @@ from __future__ import annotations
 import logging
 import os
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from importlib import resources
 from types import TracebackType
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, QEventLoop
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QWidget
 
 from db import queries
 from db.database import Database, open_database
@@ -26,17 +23,15 @@ from desk.domain.model import Actor
 from desk.errors import DeskError
 from desk.services import setup, users
 from ui import dialogs
+from ui.application import APP_TITLE, application, process_events, settle
 from ui.presenters.first_run import municipality_choices
 from ui.presenters.login import DEMO_NOTE
 from ui.presenters.session import Session
 from ui.presenters.views import INSPECTION_PAGES, ISSUE, ViewSpec, parse_view
-from ui.settings import APPLICATION, ORGANIZATION
-from ui.style import use_desk_style
 
 if TYPE_CHECKING:
     from ui.main_window import MainWindow
 
-APP_TITLE = "Permit Desk"
 NOT_A_DEMO = "--user is required for a screenshot of a database that is not a demo"
 
 
@@ -45,46 +40,6 @@ class StartError(Exception):
 
 
 # --- the application object -----------------------------------------------------------
-
-
-def stylesheet() -> str:
-    try:
-        return resources.files("resources").joinpath("style.qss").read_text("utf-8")
-    except (FileNotFoundError, OSError):
-        return ""
-
-
-def application() -> QApplication:
-    """The one QApplication (reused when one exists, as in tests), styled."""
-    app = QApplication.instance()
-    if app is None:
-        app = QApplication([sys.argv[0] if sys.argv else "permitdesk"])
-    assert isinstance(app, QApplication)
-    QCoreApplication.setOrganizationName(ORGANIZATION)
-    QCoreApplication.setApplicationName(APPLICATION)
-    # No display name: Qt appends it to every window title unless the title ends with it, and
-    # "Permit Desk — City of Glendale" would read "… — Permit Desk" twice over.
-    app.setApplicationDisplayName("")
-    # The same calm look on Windows and Linux; the stylesheet adds colour. Set only when it
-    # changes: setting either again re-polishes every widget that exists.
-    use_desk_style(app)
-    sheet = stylesheet()
-    if app.styleSheet() != sheet:
-        app.setStyleSheet(sheet)
-    return app
-
-
-def process_events(app: QApplication, rounds: int = 3) -> None:
-    for _ in range(rounds):
-        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
-
-
-def settle(app: QApplication, seconds: float) -> None:
-    """Keep handling events for `seconds`: work other threads post back (rendered pages)."""
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
-        time.sleep(0.02)
 
 
 # --- sign-in and session ----------------------------------------------------------------
@@ -580,8 +535,10 @@ def run_gui(
     size: tuple[int, int],
     user: str | None,
     search: str,
+    start_frame: QWidget | None = None,
 ) -> int:
-    """`permitdesk gui`: 0 when done, 2 with a one-line reason when it cannot start."""
+    """`permitdesk gui`: 0 when done, 2 with a one-line reason when it cannot start.
+    `start_frame` (ui.application) is shown until the register is open."""
     if screenshot:
         if not os.environ.get("QT_QPA_PLATFORM"):
             os.environ["QT_QPA_PLATFORM"] = "offscreen"
@@ -608,8 +565,10 @@ def run_gui(
         # A server restarting (a few seconds) is waited for once before the clerk is told.
         database = open_database(url, reconnect_pause=RECONNECT_PAUSE)
     except (DatabaseError, DeskError) as e:
+        _close(start_frame)
         dialogs.error(None, APP_TITLE, f"Permit Desk cannot open the database.\n\n{e}")
         return 2
+    _close(start_frame)
     try:
         return _interactive(database, user)
     except (StartError, DeskError, DatabaseError) as e:
@@ -620,6 +579,12 @@ def run_gui(
 
 
 RECONNECT_PAUSE = 3.0  # seconds
+
+
+def _close(frame: QWidget | None) -> None:
+    if frame is not None:
+        frame.close()
+        frame.deleteLater()
 
 
 def _fail_line(message: str) -> int:

@@ -26,8 +26,8 @@ from PySide6.QtWidgets import (
 )
 
 from db.database import Database
-from db.engine import default_sqlite_path, log_dir
 from db.migrate import HEAD, current_revision
+from db.places import default_sqlite_path, log_dir
 from desk import __version__
 from ui import dialogs
 from ui.backups import last_backup_text

@@ -8,10 +8,8 @@ from pathlib import Path
 from platformdirs import user_data_dir
 from PySide6.QtCore import QByteArray, QSettings
 
-from db.engine import APP_NAME
-
-ORGANIZATION = "PermitDesk"
-APPLICATION = "PermitDesk"
+from db.places import APP_NAME
+from ui.application import APPLICATION, ORGANIZATION
 
 MAIN_GEOMETRY = "main/geometry"
 MAIN_STATE = "main/state"
@@ -87,7 +85,7 @@ def _register_name() -> str | None:
         return None
     from sqlalchemy.engine import make_url
 
-    from db.engine import default_sqlite_path
+    from db.places import default_sqlite_path
 
     url = make_url(_register)
     if url.get_backend_name() == "sqlite":

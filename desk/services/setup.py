@@ -4,9 +4,7 @@ other Wisconsin city, village or town from what its administrator types (create_
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Any
 
 from desk.clock import Clock
@@ -16,12 +14,8 @@ from desk.domain.permissions import Permission, require
 from desk.enforcement.rules import HOUSING_CODE_SETTING, NO_HOUSING_CODE
 from desk.errors import ValidationError
 from desk.housing.codes import housing_code_keys
+from desk.profiles import shipped_profiles
 from desk.services.uow import UnitOfWork
-
-
-def shipped_profiles() -> dict[str, dict[str, Any]]:
-    text = resources.files("resources").joinpath("municipalities.toml").read_text("utf-8")
-    return tomllib.loads(text)
 
 
 def ensure_municipality(uow: UnitOfWork, clock: Clock, actor: Actor | None, key: str) -> int:

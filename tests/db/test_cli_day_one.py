@@ -71,7 +71,7 @@ def test_gui_without_a_display_says_so_in_one_line_and_exits_2(
 @pytest.fixture
 def log_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     folder = tmp_path / "logs" / "PermitDesk"
-    monkeypatch.setattr("db.engine.log_dir", lambda: folder)
+    monkeypatch.setattr("db.places.log_dir", lambda: folder)
     logger = logging.getLogger(logs.LOGGER)
     before = list(logger.handlers)
     yield folder

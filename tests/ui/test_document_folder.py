@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from db.engine import default_sqlite_path, sqlite_url
+from db.engine import sqlite_url
+from db.places import default_sqlite_path
 from ui import dialogs, exports, settings
 from ui.main_window import MainWindow
 

@@ -11,8 +11,8 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QGuiApplication
 from pytestqt.qtbot import QtBot
 
-from db.engine import log_dir
 from db.migrate import HEAD
+from db.places import log_dir
 from ui import dialogs
 from ui.help import GuideWindow
 from ui.main_window import MainWindow
